@@ -1,0 +1,62 @@
+"""Exceptions for mistakes a user can make.
+
+Every message is one line that says what is wrong and what to do about it; the CLI
+prints it as it is and exits with status 1.  Each class also subclasses the builtin
+it refines, so callers can catch either.
+"""
+
+from __future__ import annotations
+
+
+class GhostdbError(Exception):
+    """Base class: a user-facing error with a one-line message."""
+
+
+class WordListError(GhostdbError, ValueError):
+    """A word list could not be read or holds no usable word."""
+
+
+class NameConflict(GhostdbError, ValueError):
+    """A dictionary name is already used for different content."""
+
+
+class UnknownDictionary(GhostdbError, KeyError):
+    """No dictionary of that name is stored."""
+
+    @classmethod
+    def named(cls, name: str) -> UnknownDictionary:
+        return cls(
+            f"no dictionary named {name!r} is stored: `ghostdb dictionaries` lists them, "
+            f"`ghostdb ingest PATH --name {name}` adds one"
+        )
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+class NotSolved(GhostdbError, LookupError):
+    """The dictionary is stored but not solved under these rules."""
+
+
+class MissingPlans(GhostdbError, LookupError):
+    """The solution predates stored plans and must be solved again."""
+
+
+class BadFragment(GhostdbError, ValueError):
+    """A fragment or move holds something that is not a letter."""
+
+
+class DeadFragment(GhostdbError, LookupError):
+    """A fragment that no word of the dictionary continues."""
+
+
+class BadMove(GhostdbError, ValueError):
+    """A move that the notation or the rules do not allow."""
+
+
+class DatabaseError(GhostdbError, RuntimeError):
+    """The database cannot be used as it is (missing, or from a newer ghostdb)."""
+
+
+class SolveFailed(GhostdbError, RuntimeError):
+    """A solve job failed; its job row says why."""

@@ -1,0 +1,186 @@
+"""The rule variants: what a fragment is, what moves exist and how moves are written.
+
+Pure: no database.  A `Rules` value names a variant (plain Ghost, SuperGhost or
+SuperDuperGhost), the minimum word length and whether the game is misère;
+`ghostdb.graph` turns a word list into the variant's position graph.
+
+Move notation (accepted wherever a move is typed, shown everywhere a move is printed):
+
+=========  ==========================================  ==================
+notation   meaning                                     variants
+=========  ==========================================  ==================
+``s``      append s (same as ``s+``)                   all
+``s+``     append s                                    all
+``+s``     prepend s                                   super, superduper
+``~s+``    reverse the fragment, then append s         superduper
+``+s~``    reverse the fragment, then prepend s        superduper
+=========  ==========================================  ==================
+
+In plain Ghost a move is shown as the bare letter.  Where two moves give the same
+fragment (prepending or appending "a" to "aa"), only the first in move order is a play;
+move order is: by letter, then append, prepend, reverse-append, reverse-prepend.  The same
+order breaks ties between equally good moves, so results are deterministic.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ghostdb.errors import BadFragment, BadMove
+
+
+class Variant(enum.Enum):
+    """A family of rules: which moves are allowed and so which fragments exist."""
+
+    GHOST = "ghost"
+    """Append a letter; fragments are prefixes of words."""
+    SUPER = "super"
+    """Append or prepend a letter; fragments are infixes of words."""
+    SUPERDUPER = "superduper"
+    """As SUPER, and the fragment may be reversed first; fragments are infixes as written."""
+
+
+class Form(enum.IntEnum):
+    """How a letter is added; the value is the tie-break order among moves of one letter."""
+
+    APPEND = 0
+    PREPEND = 1
+    REVERSE_APPEND = 2
+    REVERSE_PREPEND = 3
+
+
+FORMS_OF = {
+    Variant.GHOST: (Form.APPEND,),
+    Variant.SUPER: (Form.APPEND, Form.PREPEND),
+    Variant.SUPERDUPER: tuple(Form),
+}
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """A letter and how it is added."""
+
+    letter: str
+    form: Form = Form.APPEND
+
+    def apply(self, fragment: str) -> str:
+        base = fragment[::-1] if self.form >= Form.REVERSE_APPEND else fragment
+        if self.form in (Form.APPEND, Form.REVERSE_APPEND):
+            return base + self.letter
+        return self.letter + base
+
+    def notation(self, variant: Variant) -> str:
+        if variant is Variant.GHOST:
+            return self.letter
+        return {
+            Form.APPEND: f"{self.letter}+",
+            Form.PREPEND: f"+{self.letter}",
+            Form.REVERSE_APPEND: f"~{self.letter}+",
+            Form.REVERSE_PREPEND: f"+{self.letter}~",
+        }[self.form]
+
+
+_MOVE_RE = re.compile(r"^(?P<rev1>~)?(?P<pre>\+)?(?P<letter>[^\W\d_])(?P<post>\+)?(?P<rev2>~)?$")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One rule set: the key under which a solution is stored."""
+
+    variant: Variant = Variant.GHOST
+    min_length: int = 3
+    misere: bool = False
+
+    def __post_init__(self) -> None:
+        if self.min_length < 1:
+            raise BadMove(f"minimum word length must be at least 1, not {self.min_length}")
+
+    @property
+    def key(self) -> str:
+        """Short name used in output, e.g. ``ghost/3`` or ``super/4/misere``."""
+        return f"{self.variant.value}/{self.min_length}" + ("/misere" if self.misere else "")
+
+    def describe(self) -> str:
+        name = {
+            Variant.GHOST: "Ghost",
+            Variant.SUPER: "SuperGhost",
+            Variant.SUPERDUPER: "SuperDuperGhost",
+        }[self.variant]
+        misere = "misère " if self.misere else ""
+        return f"{misere}{name}, words of {self.min_length}+ letters"
+
+    @property
+    def forms(self) -> tuple[Form, ...]:
+        return FORMS_OF[self.variant]
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def parse_move(self, text: str) -> Move:
+        """Read a move in ghostdb notation; raise BadMove with a hint if it is not one."""
+        text = unicodedata.normalize("NFC", text.strip()).lower()
+        match = _MOVE_RE.match(text)
+        if not match:
+            raise BadMove(f"{text!r} is not a move: {self.move_hint()}")
+        rev = bool(match["rev1"] or match["rev2"])
+        pre, post = bool(match["pre"]), bool(match["post"])
+        if pre and post:
+            raise BadMove(f"{text!r} both prepends and appends: {self.move_hint()}")
+        if (match["rev1"] and pre) or (match["rev2"] and post):
+            raise BadMove(f"{text!r} is not a move: {self.move_hint()}")
+        form = {
+            (False, False): Form.APPEND,
+            (False, True): Form.PREPEND,
+            (True, False): Form.REVERSE_APPEND,
+            (True, True): Form.REVERSE_PREPEND,
+        }[(rev, pre)]
+        if rev and not pre and not post:
+            raise BadMove(f"{text!r}: say where the letter goes: {self.move_hint()}")
+        if form not in self.forms:
+            raise BadMove(f"{text!r} is not allowed in {self.describe()}: {self.move_hint()}")
+        return Move(match["letter"], form)
+
+    def move_hint(self) -> str:
+        if self.variant is Variant.GHOST:
+            return "type one letter"
+        if self.variant is Variant.SUPER:
+            return "type a letter with + on the side it goes: 's+' appends, '+s' prepends"
+        return (
+            "type a letter with + on the side it goes ('s+' appends, '+s' prepends); "
+            "add ~ to reverse first ('~s+', '+s~')"
+        )
+
+    def candidate_moves(self, alphabet: Iterable[str]) -> list[Move]:
+        """Every move over an alphabet, in move order."""
+        return [Move(letter, form) for letter in sorted(alphabet) for form in self.forms]
+
+    def describe_move(self, before: str, after: str) -> str:
+        """The notation of the first move (in move order) that turns ``before`` into ``after``."""
+        if self.variant is Variant.GHOST and after[:-1] == before:
+            return after[-1]
+        for form in self.forms:
+            letter = after[-1] if form in (Form.APPEND, Form.REVERSE_APPEND) else after[0]
+            move = Move(letter, form)
+            if move.apply(before) == after:
+                return move.notation(self.variant)
+        raise BadMove(f"no single move turns {before!r} into {after!r}")
+
+    # -- fragments -----------------------------------------------------------------------
+
+    def player_to_move(self, fragment: str, players: int = 2) -> int:
+        """Every move adds one letter, so the fragment's length says whose turn it is."""
+        return len(fragment) % players
+
+
+def clean_fragment(text: str) -> str:
+    """A typed fragment in normal form (NFC, lower case); raise BadFragment if not letters."""
+    fragment = unicodedata.normalize("NFC", text.strip()).lower()
+    if fragment and not fragment.isalpha():
+        bad = next(ch for ch in fragment if not ch.isalpha())
+        raise BadFragment(
+            f"{text!r} has {bad!r}, which is not a letter: a fragment is letters only"
+        )
+    return fragment

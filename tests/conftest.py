@@ -1,0 +1,67 @@
+"""Shared fixtures: word lists from ../shared/wordlists, fresh databases, solved enable1."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ghostdb import Rules, Store, open_store
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_WORDLISTS = ROOT.parent / "shared" / "wordlists"
+OWN_WORDLISTS = ROOT / "wordlists"
+
+
+def shared_list(name: str) -> Path:
+    """A real word list beside the project; fail (not skip) if it is missing."""
+    path = SHARED_WORDLISTS / name
+    if not path.is_file():
+        pytest.fail(
+            f"{path} is missing: the real word lists must sit in ../shared/wordlists "
+            "beside the project root"
+        )
+    return path
+
+
+@pytest.fixture(scope="session")
+def enable1() -> Path:
+    return shared_list("enable1.txt")
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "ghost.db"
+
+
+@pytest.fixture
+def store(db_path: Path) -> Iterator[Store]:
+    with open_store(str(db_path)) as s:
+        yield s
+
+
+def write_list(directory: Path, words: str, name: str = "small") -> Path:
+    path = directory / f"{name}.txt"
+    path.write_text("\n".join(words.split()) + "\n", encoding="utf-8")
+    return path
+
+
+def dump(db_path: Path) -> list[str]:
+    """Every statement needed to rebuild the database: equal dumps, equal databases."""
+    if not db_path.exists():
+        return []
+    with sqlite3.connect(db_path) as conn:
+        return list(conn.iterdump())
+
+
+@pytest.fixture(scope="session")
+def solved_enable1(tmp_path_factory: pytest.TempPathFactory, enable1: Path) -> Iterator[Store]:
+    """enable1 ingested and solved for Ghost with minimum lengths 3 and 4 (slow: seconds)."""
+    path = tmp_path_factory.mktemp("enable1") / "ghost.db"
+    with open_store(str(path)) as s:
+        s.ingest(enable1)
+        s.solve("enable1", Rules(min_length=3))
+        s.solve("enable1", Rules(min_length=4))
+        yield s

@@ -1,0 +1,133 @@
+"""The solver against hand-checked small lists and an independent brute-force search."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ghostdb.graph import build_graph
+from ghostdb.rules import Rules, Variant
+from ghostdb.solver import solve
+
+
+def first_moves(words: str, rules: Rules | None = None) -> tuple[bool, list[str]]:
+    """(does the first player win, the winning first letters)."""
+    rules = rules or Rules()
+    graph = build_graph(words.split(), rules)
+    solved = solve(graph, misere=rules.misere)
+    root = 0
+    winners = sorted(
+        graph.fragments[c]
+        for p, c in zip(graph.edge_parent, graph.edge_child, strict=True)
+        if p == root and not solved.win[c]
+    )
+    return bool(solved.win[root]), winners
+
+
+@pytest.mark.parametrize(
+    ("words", "first_wins", "winning"),
+    [
+        ("cat camel gecko", False, []),
+        ("cat camel goat gerbil", True, ["g"]),
+        ("cat camel goat gecko gerbil gar", False, []),
+        ("cat camel goat gecko gerbil gar gannet", True, ["g"]),
+    ],
+)
+def test_small_lists(words: str, first_wins: bool, winning: list[str]) -> None:
+    assert first_moves(words) == (first_wins, winning)
+
+
+def test_misere_small_list_by_hand() -> None:
+    # "cat", "cow": whoever writes the third letter completes a word, and that wins in
+    # misère; three letters means the first player writes it.
+    assert first_moves("cat cow", Rules(misere=True)) == (True, ["c"])
+    assert first_moves("cat cow", Rules()) == (False, [])
+    # "ab" + "abcd": min length 2 makes "ab" a word: the second player completes it.
+    assert first_moves("ab abcd", Rules(min_length=2, misere=True)) == (False, [])
+    assert first_moves("ab abcd", Rules(min_length=2)) == (True, ["a"])
+
+
+def test_min_length_makes_short_words_fragments() -> None:
+    graph = build_graph(["ax", "axe", "axle"], Rules(min_length=3))
+    assert "ax" in graph.fragments
+    assert not graph.is_word[graph.fragments.index("ax")]
+    assert graph.is_word[graph.fragments.index("axe")]
+
+
+# -- brute force ---------------------------------------------------------------------------
+
+
+def brute_force(words: list[str], rules: Rules):  # type: ignore[no-untyped-def]
+    """Plain recursive minimax over strings, sharing nothing with the solver."""
+    game = [w for w in words if len(w) >= rules.min_length]
+    if rules.variant is Variant.GHOST:
+
+        def is_fragment(f: str) -> bool:
+            return any(w.startswith(f) for w in game)
+    else:
+
+        def is_fragment(f: str) -> bool:
+            return any(f in w for w in game)
+
+    letters = sorted(set("".join(game)))
+
+    def plays(f: str) -> list[str]:
+        out = []
+        for c in letters:
+            options = [f + c]
+            if rules.variant is not Variant.GHOST:
+                options.append(c + f)
+            if rules.variant is Variant.SUPERDUPER:
+                options += [f[::-1] + c, c + f[::-1]]
+            out += [g for g in options if is_fragment(g) and g not in out]
+        return out
+
+    @cache
+    def value(f: str) -> tuple[bool, int]:
+        if f in game:
+            return (not rules.misere, 0)
+        results = [value(g) for g in plays(f)]
+        losing = [n for win, n in results if not win]
+        if losing:
+            return True, 1 + min(losing)
+        return False, 1 + max(n for _, n in results)
+
+    return value, is_fragment
+
+
+word_lists = st.lists(
+    st.text(alphabet="abc", min_size=1, max_size=6), min_size=1, max_size=8, unique=True
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    words=word_lists,
+    variant=st.sampled_from(list(Variant)),
+    min_length=st.sampled_from([1, 2, 3]),
+    misere=st.booleans(),
+)
+def test_every_value_matches_brute_force(
+    words: list[str], variant: Variant, min_length: int, misere: bool
+) -> None:
+    rules = Rules(variant, min_length, misere)
+    if not any(len(w) >= min_length for w in words):
+        return
+    graph = build_graph(words, rules)
+    solved = solve(graph, misere=misere)
+    value, is_fragment = brute_force(words, rules)
+    assert all(is_fragment(f) for f in graph.fragments)
+    for node, fragment in enumerate(graph.fragments):
+        win, length = value(fragment)
+        assert bool(solved.win[node]) == win, fragment
+        assert int(solved.length[node]) == length, fragment
+        best = int(solved.best[node])
+        if graph.is_word[node]:
+            assert best == -1
+        else:
+            # The best play is consistent with the stored values of its target.
+            assert bool(solved.win[best]) != win or not win
+            assert int(solved.length[best]) == length - 1
