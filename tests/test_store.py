@@ -1,0 +1,218 @@
+"""The store façade on small lists: ingest, solve, lookup, errors, atomicity."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from conftest import dump, write_list
+
+from ghostdb import (
+    BadFragment,
+    DeadFragment,
+    NameConflict,
+    NotSolved,
+    Outcome,
+    Rules,
+    Store,
+    UnknownDictionary,
+    open_store,
+)
+
+FIVE = "ghost green tan tree tries"
+
+
+def test_ingest_is_idempotent_and_refuses_conflicts(store: Store, tmp_path: Path) -> None:
+    path = write_list(tmp_path, FIVE)
+    assert store.ingest(path).action == "added"
+    again = store.ingest(path)
+    assert again.action == "unchanged"
+    assert "nothing to do" in again.message
+    other = write_list(tmp_path / "..", "cat camel gecko", name="small")
+    with pytest.raises(NameConflict, match="--replace"):
+        store.ingest(other)
+    assert store.words("small") == sorted(FIVE.split())
+
+
+def test_same_content_under_a_new_name_is_a_no_op(store: Store, tmp_path: Path) -> None:
+    store.ingest(write_list(tmp_path, FIVE))
+    result = store.ingest(write_list(tmp_path, FIVE.upper(), name="upper"))
+    assert result.action == "unchanged"
+    assert "'small'" in result.message
+    assert [d.name for d in store.dictionaries()] == ["small"]
+
+
+def test_replace_drops_solutions(store: Store, tmp_path: Path) -> None:
+    store.ingest(write_list(tmp_path, FIVE))
+    store.solve("small")
+    other = tmp_path / "other"
+    other.mkdir()
+    result = store.ingest(write_list(other, "cat camel gecko", name="small"), replace=True)
+    assert result.action == "replaced"
+    with pytest.raises(NotSolved):
+        store.lookup("small", "c")
+    assert store.solutions("small") == []
+    store.solve("small")
+    assert store.lookup("small", "").outcome is Outcome.LOSS
+
+
+def test_lookup_of_the_five_word_list(store: Store, tmp_path: Path) -> None:
+    store.ingest(write_list(tmp_path, FIVE))
+    result = store.solve("small")
+    assert not result.skipped
+    # Fragments: "", g gh gho ghos ghost gr gre gree green, t ta tan tr tre tree tri trie
+    # tries = 19.
+    assert result.fragment_count == 19
+    root = store.lookup("small", "")
+    assert [p.move for p in root.plays] == ["g", "t"]
+    tr = store.lookup("small", "tr")
+    assert tr.to_move == 0
+    assert [(p.move, p.fragment) for p in tr.plays] == [("e", "tre"), ("i", "tri")]
+    tre = store.lookup("small", "tre")
+    assert tre.plays[0].fragment == "tree" and tre.plays[0].is_word
+    assert tre.outcome is Outcome.LOSS and tre.game_length == 1
+    tree = store.lookup("small", "tree")
+    assert tree.is_word and tree.outcome is Outcome.WIN and tree.plays == ()
+    assert store.solve("small").skipped
+    assert not store.solve("small", force=True).skipped
+
+
+def test_unreachable_fragment_beyond_a_word(store: Store, tmp_path: Path) -> None:
+    store.ingest(write_list(tmp_path, "cat cats catsup dog"))
+    store.solve("small")
+    assert store.lookup("small", "cat").reachable
+    assert not store.lookup("small", "cats").reachable
+    assert not store.lookup("small", "catsu").reachable
+
+
+def test_lookup_errors(store: Store, tmp_path: Path) -> None:
+    store.ingest(write_list(tmp_path, FIVE))
+    with pytest.raises(UnknownDictionary, match="ghostdb ingest"):
+        store.lookup("nope", "g")
+    with pytest.raises(NotSolved, match="ghostdb solve small`"):
+        store.lookup("small", "g")
+    store.solve("small")
+    with pytest.raises(NotSolved, match="--min-length 4"):
+        store.lookup("small", "g", Rules(min_length=4))
+    with pytest.raises(BadFragment, match="not a letter"):
+        store.lookup("small", "g-h")
+    with pytest.raises(DeadFragment, match="whoever played the x has lost"):
+        store.lookup("small", "ghox")
+    with pytest.raises(DeadFragment, match="lost at 'gx'"):
+        store.lookup("small", "gxyz")
+    assert store.get("small", "ghox") is None
+
+
+def test_lookup_never_calls_the_solver(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.ingest(write_list(tmp_path, FIVE))
+    store.solve("small")
+    import ghostdb.graph
+    import ghostdb.solver
+
+    def forbidden(*_a: object, **_k: object) -> None:
+        raise AssertionError("a lookup must not solve")
+
+    monkeypatch.setattr(ghostdb.solver, "solve", forbidden)
+    monkeypatch.setattr(ghostdb.graph, "build_graph", forbidden)
+    with open_store(str(store.engine.url.database)) as fresh:
+        assert fresh.lookup("small", "gho").best_move == "s"
+        assert fresh.openings("small").plays
+
+
+def test_lookups_see_a_republished_solution(store: Store, tmp_path: Path) -> None:
+    """A store that cached a solution id keeps answering after another solve replaces it."""
+    store.ingest(write_list(tmp_path, FIVE))
+    store.solve("small")
+    with open_store(str(store.engine.url.database)) as reader:
+        before = reader.lookup("small", "gh")
+        store.solve("small", force=True)
+        assert reader.lookup("small", "gh") == before
+
+
+KILL_SCRIPT = textwrap.dedent(
+    """
+    import os, signal, sys
+    from ghostdb import open_store, Rules
+    from ghostdb import queries
+
+    real = queries.bulk_insert
+    calls = 0
+
+    def dying_insert(*args, **kwargs):
+        global calls
+        real(*args, **kwargs)
+        calls += 1
+        if calls == 2:  # some rows written, far from all
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    queries.bulk_insert = dying_insert
+    with open_store(sys.argv[1]) as store:
+        store.solve("enable1", Rules(min_length=3), force=True)
+    """
+)
+
+
+@pytest.mark.slow
+def test_killed_solve_leaves_nothing_partial(tmp_path: Path, enable1: Path) -> None:
+    db = tmp_path / "ghost.db"
+    with open_store(str(db)) as store:
+        store.ingest(enable1)
+        store.solve("enable1", Rules(min_length=3))
+        before = store.lookup("enable1", "gho")
+    proc = subprocess.run(
+        [sys.executable, "-c", KILL_SCRIPT, str(db)], capture_output=True, timeout=300
+    )
+    assert proc.returncode == -signal.SIGKILL, proc.stderr.decode()
+    with open_store(str(db)) as store:
+        # The old solution is still the one published, complete, and nothing else shows.
+        assert store.lookup("enable1", "gho") == before
+        with store.engine.connect() as conn:
+            from sqlalchemy import func, select
+
+            from ghostdb.schema import positions
+
+            counts = dict(
+                conn.execute(
+                    select(positions.c.solution_id, func.count()).group_by(positions.c.solution_id)
+                ).all()
+            )
+        assert list(counts.values()) == [387_878]
+        result = store.solve("enable1", Rules(min_length=3), force=True)
+        assert not result.skipped
+        statuses = [s.status for s in store.solutions("enable1")]
+        assert statuses == ["superseded", "failed", "complete"]
+        assert store.lookup("enable1", "gho") == before
+
+
+def test_failed_commands_leave_the_database_unchanged(store: Store, tmp_path: Path) -> None:
+    store.ingest(write_list(tmp_path, FIVE))
+    store.solve("small")
+    db = Path(store.engine.url.database)
+    before = dump(db)
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    for attempt in (
+        lambda: store.ingest(empty),
+        lambda: store.ingest(tmp_path / "missing.txt"),
+        lambda: store.lookup("small", "zz"),
+        lambda: store.solve("nope"),
+    ):
+        with pytest.raises(Exception):  # noqa: B017 - each raises its own error
+            attempt()
+    assert dump(db) == before
+
+
+def test_read_commands_do_not_create_a_database(tmp_path: Path) -> None:
+    from ghostdb import DatabaseError
+
+    with pytest.raises(DatabaseError, match="no database"):
+        open_store(str(tmp_path / "none.db"), create=False)
+    assert not (tmp_path / "none.db").exists()
+    assert not os.listdir(tmp_path)
