@@ -1,0 +1,236 @@
+"""The `ghostdb` command line: parse, call the library, render.  No SQL, no game logic."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from ghostdb import render
+from ghostdb.errors import GhostdbError
+from ghostdb.rules import Rules, Variant
+from ghostdb.store import Store, open_store
+
+app = typer.Typer(
+    help="A persistent solution store for the word game Ghost.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+db_app = typer.Typer(help="Inspect and upgrade the database schema.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        envvar="GHOSTDB_URL",
+        show_envvar=True,
+        help="Database: a SQLAlchemy URL or a SQLite file path [default: ./ghost.db].",
+    ),
+]
+MinLength = Annotated[
+    int, typer.Option("--min-length", "-m", min=1, help="Shortest word that ends the game.")
+]
+RulesOption = Annotated[
+    Variant, typer.Option("--rules", "-r", case_sensitive=False, help="Rule variant.")
+]
+Misere = Annotated[bool, typer.Option("--misere", help="Misère: completing a word wins.")]
+Json = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
+Name = Annotated[str, typer.Argument(help="Dictionary name (see `ghostdb dictionaries`).")]
+
+
+def fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(1)
+
+
+@contextmanager
+def store_for(db: str | None, *, create: bool = False) -> Iterator[Store]:
+    """Open the store; turn every user-facing error into one line and exit status 1."""
+    try:
+        with open_store(db, create=create) as store:
+            yield store
+    except GhostdbError as exc:
+        fail(str(exc))
+
+
+def rules_of(variant: Variant, min_length: int, misere: bool) -> Rules:
+    return Rules(variant, min_length, misere)
+
+
+def emit(text: str) -> None:
+    typer.echo(text)
+
+
+# -- dictionaries ------------------------------------------------------------------------------
+
+
+@app.command()
+def ingest(
+    path: Annotated[
+        str, typer.Argument(help="Word-list file (one or more words a line), or builtin:web2.")
+    ],
+    name: Annotated[str | None, typer.Option(help="Dictionary name [default: file stem].")] = None,
+    keep_proper_nouns: Annotated[
+        bool, typer.Option(help="Keep capitalised words of mixed-case lists (folded).")
+    ] = False,
+    replace: Annotated[
+        bool, typer.Option(help="Replace a dictionary of that name (drops its solutions).")
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Read, normalise and store a word list."""
+    with store_for(db, create=True) as store:
+        result = store.ingest(path, name=name, keep_proper_nouns=keep_proper_nouns, replace=replace)
+    emit(result.message)
+    if result.action != "unchanged":
+        emit(render.ingest_report(result.report))
+
+
+@app.command("dictionaries")
+def list_dictionaries(db: DbOption = None, json: Json = False) -> None:
+    """List the stored dictionaries."""
+    with store_for(db) as store:
+        items = store.dictionaries()
+    if json:
+        emit(render.to_json([i.__dict__ for i in items]))
+    else:
+        emit(render.dictionaries(items))
+
+
+# -- solving -----------------------------------------------------------------------------------
+
+
+@app.command()
+def solve(
+    name: Name,
+    min_length: MinLength = 3,
+    rules: RulesOption = Variant.GHOST,
+    misere: Misere = False,
+    force: Annotated[bool, typer.Option(help="Solve again even if already solved.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Solve every fragment of a dictionary and store the results."""
+    chosen = rules_of(rules, min_length, misere)
+    with store_for(db) as store, _progress(quiet) as progress:
+        result = store.solve(name, chosen, force=force, progress=progress)
+    if result.skipped:
+        emit(
+            f"{name} is already solved for {chosen.describe()}: nothing to do "
+            "(--force solves it again)"
+        )
+    else:
+        emit(
+            f"solved {name} for {chosen.describe()}: {result.fragment_count:,} fragments, "
+            f"{result.reachable_count:,} reachable, {result.seconds:.2f} s"
+        )
+
+
+@contextmanager
+def _progress(quiet: bool) -> Iterator[Callable[[str, int, int], None] | None]:
+    """A rich progress bar on a terminal (stderr); nothing in a pipe or with --quiet."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    labels = {"solve": "solving fragments", "write": "writing rows"}
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        tasks: dict[str, Any] = {}
+
+        def update(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(labels.get(stage, stage), total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        yield update
+
+
+@app.command("solutions")
+def list_solutions(
+    name: Annotated[str | None, typer.Argument(help="Only this dictionary.")] = None,
+    db: DbOption = None,
+    json: Json = False,
+) -> None:
+    """List solve jobs: published, failed and superseded, with counts and timings."""
+    with store_for(db) as store:
+        items = store.solutions(name)
+    if json:
+        emit(render.to_json([i.__dict__ for i in items]))
+    else:
+        emit(render.solutions(items))
+
+
+# -- lookups -----------------------------------------------------------------------------------
+
+
+@app.command()
+def lookup(
+    name: Name,
+    fragment: Annotated[str, typer.Argument(help="Fragment to look up ('' for the start).")],
+    min_length: MinLength = 3,
+    rules: RulesOption = Variant.GHOST,
+    misere: Misere = False,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """Who wins from a fragment, the best move, the game length, and every play."""
+    chosen = rules_of(rules, min_length, misere)
+    with store_for(db) as store:
+        pos = store.lookup(name, fragment, chosen)
+    emit(render.to_json(pos.as_dict()) if json else render.position(pos, chosen))
+
+
+@app.command()
+def openings(
+    name: Name,
+    min_length: MinLength = 3,
+    rules: RulesOption = Variant.GHOST,
+    misere: Misere = False,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """Each first move and which player it wins for."""
+    chosen = rules_of(rules, min_length, misere)
+    with store_for(db) as store:
+        pos = store.openings(name, chosen)
+    emit(render.to_json(pos.as_dict()) if json else render.openings(pos, chosen))
+
+
+# -- schema ------------------------------------------------------------------------------------
+
+
+@db_app.command("upgrade")
+def db_upgrade(db: DbOption = None) -> None:
+    """Create the schema or upgrade it to the newest revision."""
+    with store_for(db, create=True) as store:
+        emit(f"schema at revision {store.schema_revision()}")
+
+
+@db_app.command("current")
+def db_current(db: DbOption = None) -> None:
+    """Show the schema revision of the database."""
+    from ghostdb.db import inspect_revision
+
+    try:
+        revision, head = inspect_revision(db)
+    except GhostdbError as exc:
+        fail(str(exc))
+    note = " (head)" if revision == head else f" (head is {head}: run `ghostdb db upgrade`)"
+    emit(f"{revision or 'empty'}{note}")
+
+
+def main() -> Any:  # pragma: no cover - console entry point
+    return app()
