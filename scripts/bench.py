@@ -1,0 +1,124 @@
+"""Speed and memory figures for ghostdb on ENABLE, printed as a table with the targets.
+
+    python scripts/bench.py [--wordlist PATH] [--lookups N]
+
+Each row is measured on a fresh database in a temporary folder: ingest, then solve and
+persist every fragment (in a child process, so peak memory is that work's alone), then
+lookups through the Python API and `ghostdb lookup` as a fresh process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_LIST = ROOT.parent / "shared" / "wordlists" / "enable1.txt"
+
+
+def build(db: str, wordlist: str, min_length: int) -> None:
+    """Child process: ingest and solve; print timings and peak memory as JSON."""
+    from ghostdb import Rules, open_store
+
+    with open_store(db) as store:
+        t0 = time.perf_counter()
+        store.ingest(wordlist)
+        t1 = time.perf_counter()
+        store.solve(Path(wordlist).stem, Rules(min_length=min_length))
+        t2 = time.perf_counter()
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"ingest": t1 - t0, "solve": t2 - t1, "peak_mb": peak_mb}))
+
+
+def lookups_per_second(db: str, name: str, count: int) -> float:
+    from ghostdb import open_store
+
+    with open_store(db) as store, store.engine.connect() as conn:
+        from sqlalchemy import select
+
+        from ghostdb.schema import positions
+
+        fragments = list(
+            conn.execute(
+                select(positions.c.fragment).where(positions.c.reachable.is_(True))
+            ).scalars()
+        )
+    random.seed(0)
+    sample = random.choices(fragments, k=count)
+    with open_store(db) as store:
+        store.lookup(name, "")  # warm: caches the solution id and compiles the query
+        t0 = time.perf_counter()
+        for fragment in sample:
+            store.lookup(name, fragment)
+        return count / (time.perf_counter() - t0)
+
+
+def cli_seconds(db: str, name: str, runs: int = 7) -> float:
+    exe = shutil.which("ghostdb") or str(Path(sys.executable).with_name("ghostdb"))
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([exe, "lookup", name, "gho", "--db", db], check=True, capture_output=True)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--wordlist", default=str(DEFAULT_LIST))
+    parser.add_argument("--lookups", type=int, default=20_000)
+    parser.add_argument("--child", nargs=3, metavar=("DB", "LIST", "MIN"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        build(args.child[0], args.child[1], int(args.child[2]))
+        return
+    if not Path(args.wordlist).is_file():
+        sys.exit(f"error: no word list at {args.wordlist}: pass --wordlist PATH")
+    name = Path(args.wordlist).stem
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        db = str(Path(tmp) / "bench.db")
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", db, args.wordlist, "3"],
+            check=True, capture_output=True, text=True,
+        ).stdout  # fmt: skip
+        figures = json.loads(out)
+        total = figures["ingest"] + figures["solve"]
+        rows += [
+            ("ingest (min length 3)", f"{figures['ingest']:.2f} s", ""),
+            ("solve + persist every fragment", f"{figures['solve']:.2f} s", ""),
+            ("ingest + solve + persist", f"{total:.2f} s", "<= 2.0 s"),
+            ("peak memory of the above", f"{figures['peak_mb']:.0f} MB", "<= 600 MB"),
+        ]
+        rate = lookups_per_second(db, name, args.lookups)
+        rows.append(("lookups through the Python API", f"{rate:,.0f} /s", ">= 20,000 /s"))
+        rows.append(("`ghostdb lookup` as a fresh process", f"{cli_seconds(db, name):.2f} s",
+                     "<= 0.5 s"))  # fmt: skip
+    print(f"ghostdb benchmark on {Path(args.wordlist).name}; {platform.machine()}, "
+          f"{platform.python_implementation()} {platform.python_version()}, "
+          f"{_cores()} cores")  # fmt: skip
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measure':<{width}}  {'result':>14}  target")
+    print(f"{'-' * width}  {'-' * 14}  {'-' * 14}")
+    for label, value, target in rows:
+        print(f"{label:<{width}}  {value:>14}  {target}")
+
+
+def _cores() -> int:
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 0
+
+
+if __name__ == "__main__":
+    main()
