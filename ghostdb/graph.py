@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ghostdb.errors import NotSolved
-from ghostdb.rules import Form, Move, Rules, Variant
+from ghostdb.rules import Form, Rules, Variant
 
 
 @dataclass
@@ -19,8 +19,8 @@ class Graph:
     """Every fragment of a rule set and every play between them.
 
     Nodes are numbered in sorted fragment order.  Edges go from each fragment that is not
-    a word to each fragment one play away; ``edge_rank`` orders the plays of one fragment
-    (move order), and ``edge_move`` is their notation.
+    a word to each fragment one play away; ``edge_rank`` (letter index * 4 + form) orders
+    the plays of one fragment in move order.
     """
 
     fragments: list[str]
@@ -38,19 +38,6 @@ class Graph:
     @property
     def length(self) -> np.ndarray:
         return np.fromiter((len(f) for f in self.fragments), dtype=np.int32, count=self.size)
-
-    def edge_notation(self) -> list[str]:
-        """The notation of every edge's move, in edge order."""
-        letters = self.alphabet
-        cache: dict[int, str] = {}
-        out = []
-        for rank in self.edge_rank.tolist():
-            text = cache.get(rank)
-            if text is None:
-                text = Move(letters[rank >> 2], Form(rank & 3)).notation(self.variant)
-                cache[rank] = text
-            out.append(text)
-        return out
 
 
 def game_words(words: Iterable[str], min_length: int) -> list[str]:

@@ -6,7 +6,6 @@ bound.  Functions take an open `Connection` and leave transactions to the caller
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -15,21 +14,18 @@ from sqlalchemy import (
     Row,
     and_,
     bindparam,
-    case,
     delete,
     func,
     insert,
-    literal,
     literal_column,
     select,
-    union_all,
     update,
 )
 from sqlalchemy.engine import Connection
-from sqlalchemy.sql import ColumnElement, Select
+from sqlalchemy.sql import Select
 
-from ghostdb.rules import Form, Rules
-from ghostdb.schema import dictionaries, letters, plans, positions, solutions, words
+from ghostdb.rules import Rules
+from ghostdb.schema import dictionaries, plans, positions, solutions, words
 
 # The status is written into the SQL, not bound: a bound value compared with the column
 # of a partial index makes SQLite prepare the statement again on every execution.
@@ -59,13 +55,12 @@ def update_dictionary(conn: Connection, dictionary_id: int, **values: Any) -> No
 
 
 def clear_dictionary(conn: Connection, dictionary_id: int) -> None:
-    """Delete a dictionary's words, letters and solutions with their positions and plans."""
+    """Delete a dictionary's words and solutions with their positions and plans."""
     ids = select(solutions.c.id).where(solutions.c.dictionary_id == dictionary_id)
     conn.execute(delete(plans).where(plans.c.solution_id.in_(ids)))
     conn.execute(delete(positions).where(positions.c.solution_id.in_(ids)))
     conn.execute(delete(solutions).where(solutions.c.dictionary_id == dictionary_id))
     conn.execute(delete(words).where(words.c.dictionary_id == dictionary_id))
-    conn.execute(delete(letters).where(letters.c.dictionary_id == dictionary_id))
 
 
 def dictionary_words(conn: Connection, dictionary_id: int, min_length: int = 1) -> list[str]:
@@ -79,10 +74,6 @@ def dictionary_words(conn: Connection, dictionary_id: int, min_length: int = 1) 
     query = FastQuery(stmt, conn.dialect)
     rows = query.run(conn.connection.driver_connection, {})
     return [r[0] for r in rows]
-
-
-def dictionary_report(row: Row[Any]) -> dict[str, Any]:
-    return json.loads(row.report)
 
 
 # -- bulk writes -----------------------------------------------------------------------------
@@ -134,15 +125,6 @@ def published_solution(conn: Connection, dictionary_id: int, rules: Rules) -> Ro
     return conn.execute(stmt).first()
 
 
-def published_solutions(conn: Connection, dictionary_id: int) -> Sequence[Row[Any]]:
-    stmt = (
-        select(solutions)
-        .where(solutions.c.dictionary_id == dictionary_id, PUBLISHED)
-        .order_by(solutions.c.misere, solutions.c.rules, solutions.c.min_length)
-    )
-    return conn.execute(stmt).all()
-
-
 def insert_job(conn: Connection, **values: Any) -> int:
     return conn.execute(insert(solutions).values(**values)).inserted_primary_key[0]
 
@@ -191,36 +173,11 @@ def job_rows(conn: Connection, dictionary: str | None = None) -> Sequence[Row[An
     return conn.execute(stmt).all()
 
 
-# -- plays ---------------------------------------------------------------------------------
+# -- lookups ---------------------------------------------------------------------------------
 #
-# Plays are not stored: a play is a fragment one letter longer, made by one of the rules'
-# move forms, that is itself a stored position.  SQL forms every candidate from the
-# dictionary's letters and the move forms and finds it through the primary key; the same
-# join serves lookups and the recursive plan and line queries.  Reversal needs the
-# fragment reversed, so callers carry it along (``rfragment``): no reverse() function is
-# needed, which SQLite lacks.
-
-FORMS = union_all(*(select(literal(int(f)).label("form")) for f in Form)).subquery("forms")
-
-
-def candidate(fragment: Any, rfragment: Any, letter: Any, form: Any) -> ColumnElement[str]:
-    """The fragment that ``form`` makes by adding ``letter`` (see `ghostdb.rules.Form`)."""
-    return case(
-        (form == int(Form.APPEND), fragment + letter),
-        (form == int(Form.PREPEND), letter + fragment),
-        (form == int(Form.REVERSE_APPEND), rfragment + letter),
-        else_=letter + rfragment,
-    )
-
-
-def reversed_candidate(fragment: Any, rfragment: Any, letter: Any, form: Any) -> ColumnElement[str]:
-    """The candidate of `candidate`, reversed."""
-    return case(
-        (form == int(Form.APPEND), letter + rfragment),
-        (form == int(Form.PREPEND), rfragment + letter),
-        (form == int(Form.REVERSE_APPEND), letter + fragment),
-        else_=fragment + letter,
-    )
+# Plays are not stored: a play is a stored fragment one letter longer.  A lookup asks for
+# the fragment and every candidate the rules' move forms make from it with the
+# dictionary's alphabet, in one query through the primary key.
 
 
 def published(name: Any, rules: Rules | None = None) -> Select[Any]:
@@ -298,10 +255,6 @@ def position_exists(conn: Connection, solution_id: int, fragment: str) -> bool:
         positions.c.solution_id == solution_id, positions.c.fragment == fragment
     )
     return conn.execute(stmt).first() is not None
-
-
-def insert_letters(conn: Connection, dictionary_id: int, alphabet: str) -> None:
-    bulk_insert(conn, letters, ("dictionary_id", "letter"), [(dictionary_id, c) for c in alphabet])
 
 
 def now() -> datetime:

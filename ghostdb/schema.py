@@ -9,14 +9,13 @@ Bump ``HEAD_REVISION`` with every new migration (a test checks that too): openin
 database compares its revision with this constant, so the common case needs no Alembic
 import.
 
-Tables (the bulk ones, ``words``, ``letters``, ``positions`` and ``plans``, have no foreign
+Tables (the bulk ones, ``words``, ``positions`` and ``plans``, have no foreign
 keys: SQLite checks a foreign key row by row, which made a solve's write 60% slower; the
 store writes and deletes their rows together with their owner, in one transaction):
 
 * ``dictionaries`` and ``words``: ingested word lists.
 * ``solutions``: one row per solve job, keyed by (dictionary, rules, min_length, misere);
   at most one ``complete`` row per key is the published solution.
-* ``letters``: each dictionary's alphabet, from which SQL forms candidate plays.
 * ``positions``: one row per fragment of a solution, with its solved values.
 * ``plans``: the best memorisable plans at each reachable position.
 """
@@ -74,15 +73,6 @@ words = Table(
     sqlite_with_rowid=False,
 )
 
-# The alphabet of a dictionary, one row per letter: SQL forms candidate plays from it.
-letters = Table(
-    "letters",
-    metadata,
-    Column("dictionary_id", Integer, primary_key=True),
-    Column("letter", String(1), primary_key=True),
-    sqlite_with_rowid=False,
-)
-
 solutions = Table(
     "solutions",
     metadata,
@@ -127,8 +117,8 @@ solutions = Table(
 )
 
 # One fragment of a solution and its solved values.  A fragment that is a word has
-# game_length 0.  Plays are not stored: they are the fragments one letter longer that the
-# rules' move forms make from it (see ghostdb.queries.candidate), found by primary key.
+# game_length 0.  Plays are not stored: they are the stored fragments one letter longer
+# that the rules' move forms make from it (see ghostdb.queries), found by primary key.
 positions = Table(
     "positions",
     metadata,

@@ -168,7 +168,6 @@ class Store:
                 ("dictionary_id", "word"),
                 ((dictionary_id, w) for w in word_list.words),
             )
-            q.insert_letters(conn, dictionary_id, word_list.alphabet)
             row = q.dictionary_by_name(conn, name)
         assert row is not None
         verb = {"added": "stored", "replaced": "replaced"}[action]

@@ -1,4 +1,4 @@
-"""Dictionaries, words, letters, solve jobs and positions.
+"""Dictionaries, words, solve jobs and positions.
 
 Revision ID: 0001
 Revises:
@@ -80,13 +80,6 @@ def upgrade() -> None:
         postgresql_where=sa.text("status = 'complete'"),
     )
     op.create_table(
-        "letters",
-        sa.Column("dictionary_id", sa.Integer(), nullable=False),
-        sa.Column("letter", sa.String(length=1), nullable=False),
-        sa.PrimaryKeyConstraint("dictionary_id", "letter", name="pk_letters"),
-        sqlite_with_rowid=False,
-    )
-    op.create_table(
         "positions",
         sa.Column("solution_id", sa.Integer(), nullable=False),
         sa.Column("fragment", sa.Text(), nullable=False),
@@ -102,7 +95,6 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("positions")
-    op.drop_table("letters")
     op.drop_index("ix_solutions_published", table_name="solutions")
     op.drop_index("ix_solutions_dictionary_id", table_name="solutions")
     op.drop_table("solutions")
