@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from enum import StrEnum
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -199,14 +200,135 @@ def openings(
     min_length: MinLength = 3,
     rules: RulesOption = Variant.GHOST,
     misere: Misere = False,
+    words: Annotated[
+        bool, typer.Option("--words", help="Show the words each player's winning plan needs.")
+    ] = False,
     json: Json = False,
     db: DbOption = None,
 ) -> None:
     """Each first move and which player it wins for."""
     chosen = rules_of(rules, min_length, misere)
     with store_for(db) as store:
-        pos = store.openings(name, chosen)
-    emit(render.to_json(pos.as_dict()) if json else render.openings(pos, chosen))
+        if words:
+            items = store.opening_plans(name, chosen)
+        else:
+            pos = store.openings(name, chosen)
+    if words:
+        if json:
+            emit(render.to_json([render.opening_plan_dict(i) for i in items]))
+        else:
+            emit(render.opening_plans(items, chosen, name))
+    else:
+        emit(render.to_json(pos.as_dict()) if json else render.openings(pos, chosen))
+
+
+class PlanFormat(StrEnum):
+    words = "words"
+    tree = "tree"
+    json = "json"
+    dot = "dot"
+
+
+@app.command()
+def strategy(
+    name: Name,
+    player: Annotated[
+        int | None,
+        typer.Option(
+            "--player", "-p", min=0, max=1, help="Strategist [default: who wins from there]."
+        ),
+    ] = None,
+    start: Annotated[
+        str, typer.Option("--from", help="Fragment to start from [default: the start].")
+    ] = "",
+    min_length: MinLength = 3,
+    rules: RulesOption = Variant.GHOST,
+    misere: Misere = False,
+    fmt: Annotated[
+        PlanFormat, typer.Option("--format", "-f", help="words, tree, json or dot (Graphviz).")
+    ] = PlanFormat.words,
+    db: DbOption = None,
+) -> None:
+    """A player's best plan: the fewest words to memorise to never lose (or, where the
+    player cannot win, the plan that leaves the opponent the most ways to go wrong)."""
+    chosen = rules_of(rules, min_length, misere)
+    with store_for(db) as store:
+        plan = store.strategy(name, player, start, chosen)
+    if fmt is PlanFormat.words:
+        emit(render.strategy_words(plan))
+    elif fmt is PlanFormat.tree:
+        emit(plan.summary())
+        emit(render.tree(plan.tree, chosen))
+    elif fmt is PlanFormat.json:
+        emit(render.to_json(plan.as_dict()))
+    else:
+        emit(render.strategy_dot(plan))
+
+
+@app.command()
+def line(
+    name: Name,
+    fragment: Annotated[str, typer.Argument(help="Fragment to start from.")] = "",
+    min_length: MinLength = 3,
+    rules: RulesOption = Variant.GHOST,
+    misere: Misere = False,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """The principal lines: the winner ends the game as soon as possible, the loser makes
+    it last as long as possible; every tie is followed."""
+    chosen = rules_of(rules, min_length, misere)
+    with store_for(db) as store:
+        found = store.line(name, fragment, chosen)
+    emit(render.to_json(found.as_dict()) if json else render.principal_lines(found))
+
+
+# -- comparisons -------------------------------------------------------------------------------
+
+
+@app.command()
+def compare(
+    a: Annotated[str, typer.Argument(help="First dictionary.")],
+    b: Annotated[str | None, typer.Argument(help="Second dictionary [default: the first].")] = None,
+    min_length: MinLength = 3,
+    rules: RulesOption = Variant.GHOST,
+    misere: Misere = False,
+    vs_min_length: Annotated[
+        int | None, typer.Option("--vs-min-length", min=1, help="Second side's minimum length.")
+    ] = None,
+    vs_rules: Annotated[
+        Variant | None,
+        typer.Option("--vs-rules", case_sensitive=False, help="Second side's variant."),
+    ] = None,
+    vs_misere: Annotated[
+        bool | None, typer.Option("--vs-misere/--vs-normal", help="Second side's misère.")
+    ] = None,
+    examples: Annotated[int, typer.Option(min=0, help="Examples of each difference.")] = 10,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """Two solutions side by side (two dictionaries, or one under two rule sets), and
+    where they disagree."""
+    left = rules_of(rules, min_length, misere)
+    right = rules_of(
+        rules if vs_rules is None else vs_rules,
+        min_length if vs_min_length is None else vs_min_length,
+        misere if vs_misere is None else vs_misere,
+    )
+    with store_for(db) as store:
+        found = store.compare(a, b, left, right, examples=examples)
+    emit(render.to_json(found.as_dict()) if json else render.comparison(found))
+
+
+@app.command()
+def report(name: Name, json: Json = False, db: DbOption = None) -> None:
+    """One row per solved rule set of a dictionary: who wins, and both players' plans."""
+    with store_for(db) as store:
+        rows = store.report(name)
+    if json:
+        emit(render.to_json({"dictionary": name, "solutions": [r.as_dict() for r in rows]}))
+    else:
+        emit(render.report(rows, name))
 
 
 # -- schema ------------------------------------------------------------------------------------

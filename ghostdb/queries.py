@@ -11,20 +11,28 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
+    Integer,
     Row,
+    Text,
     and_,
     bindparam,
+    case,
+    cast,
     delete,
     func,
     insert,
+    literal,
     literal_column,
+    or_,
     select,
+    true,
+    union_all,
     update,
 )
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import Select
 
-from ghostdb.rules import Rules
+from ghostdb.rules import Form, Rules
 from ghostdb.schema import dictionaries, plans, positions, solutions, words
 
 # The status is written into the SQL, not bound: a bound value compared with the column
@@ -203,9 +211,10 @@ POSITION_FIELDS = ("fragment", "reachable", "outcome", "game_length", "best_next
 
 
 def solution_ref(conn: Connection, name: str, rules: Rules) -> Row[Any] | None:
-    """The published solution's id with its dictionary's alphabet (``id``, ``alphabet``)."""
-    sol = published(name, rules).subquery()
-    stmt = select(sol.c.id, dictionaries.c.alphabet).join(
+    """The published solution: ``id``, ``has_plans``, ``dictionary_id`` and the
+    dictionary's ``alphabet``."""
+    sol = published(name, rules).add_columns(solutions.c.has_plans).subquery()
+    stmt = select(sol.c.id, sol.c.has_plans, sol.c.dictionary_id, dictionaries.c.alphabet).join(
         dictionaries, dictionaries.c.id == sol.c.dictionary_id
     )
     return conn.execute(stmt).first()
@@ -248,6 +257,227 @@ class FastQuery:
         else:
             args = {**self.defaults, **params}
         return dbapi_connection.execute(self.sql, args).fetchall()
+
+
+# -- plans and lines ------------------------------------------------------------------------
+#
+# Both walk the stored positions with WITH RECURSIVE from a start fragment.  A step joins
+# each row with the moves (every letter of the dictionary's alphabet in every move form
+# of the rules) and keeps the candidates that are stored positions: the plays.  Rows carry
+# the reversed fragment too, since SQLite has no reverse(): the SuperDuper forms need it.
+# UNION, not UNION ALL: two forms that make the same fragment ("a" on either side of
+# "aa") give one play.
+
+
+def _moves(alphabet: str, forms: Sequence[Form]) -> Any:
+    """A derived table of every (letter, form) pair: the moves of a rule set."""
+    rows = [
+        select(
+            cast(literal(letter), Text).label("letter"),
+            literal_column(str(int(form)), Integer).label("form"),
+        )
+        for letter in alphabet
+        for form in forms
+    ]
+    return union_all(*rows).subquery("moves")
+
+
+def _walk(alphabet: str, forms: Sequence[Form], with_plans: bool, keep: Any) -> Select[Any]:
+    """Paths from bound ``start`` through plays for which ``keep(walk, child, plan)`` holds.
+
+    Rows: ``path`` (its fragments joined by spaces), ``fragment``, ``outcome``,
+    ``game_length``.  Bound parameters: ``solution_id`` (only a published solution is
+    walked), ``start``, ``start_rev``.
+    """
+    sid = bindparam("solution_id", type_=Integer)
+    seed_plan = plans.alias("seed_plan")
+    seed_cols = [
+        positions.c.fragment.label("path"),
+        positions.c.fragment,
+        cast(bindparam("start_rev"), Text).label("rev"),
+        positions.c.outcome,
+        positions.c.game_length,
+        literal_column("0", Integer).label("steps"),
+    ]
+    seed_from: Any = positions.join(solutions, solutions.c.id == positions.c.solution_id)
+    if with_plans:
+        seed_cols.append(seed_plan.c.plan_next)
+        seed_from = seed_from.join(
+            seed_plan,
+            and_(
+                seed_plan.c.solution_id == positions.c.solution_id,
+                seed_plan.c.fragment == positions.c.fragment,
+            ),
+        )
+    seed = (
+        select(*seed_cols)
+        .select_from(seed_from)
+        .where(
+            solutions.c.id == sid,
+            PUBLISHED,
+            positions.c.solution_id == sid,
+            positions.c.fragment == bindparam("start", type_=Text),
+        )
+    )
+    walk = seed.cte("walk", recursive=True)
+    moves = _moves(alphabet, forms)
+    letter, form = moves.c.letter, moves.c.form
+    child_fragment = case(
+        (form == int(Form.APPEND), walk.c.fragment + letter),
+        (form == int(Form.PREPEND), letter + walk.c.fragment),
+        (form == int(Form.REVERSE_APPEND), walk.c.rev + letter),
+        else_=letter + walk.c.rev,
+    )
+    child_rev = case(
+        (form == int(Form.APPEND), letter + walk.c.rev),
+        (form == int(Form.PREPEND), walk.c.rev + letter),
+        (form == int(Form.REVERSE_APPEND), letter + walk.c.fragment),
+        else_=walk.c.fragment + letter,
+    )
+    child = positions.alias("child")
+    step_cols = [
+        (walk.c.path + literal_column("' '", Text) + child.c.fragment).label("path"),
+        child.c.fragment,
+        child_rev.label("rev"),
+        child.c.outcome,
+        child.c.game_length,
+        (walk.c.steps + 1).label("steps"),
+    ]
+    # LEFT JOIN (moves is never empty, so it joins every row): it keeps SQLite's planner
+    # from putting the walk innermost, which turns each step into a scan of the solution.
+    step_from: Any = walk.outerjoin(moves, true()).join(
+        child, and_(child.c.solution_id == sid, child.c.fragment == child_fragment)
+    )
+    child_plan = plans.alias("child_plan")
+    if with_plans:
+        step_cols.append(child_plan.c.plan_next)
+        step_from = step_from.join(
+            child_plan,
+            and_(child_plan.c.solution_id == sid, child_plan.c.fragment == child.c.fragment),
+        )
+    step = (
+        select(*step_cols).select_from(step_from).where(walk.c.game_length > 0, keep(walk, child))
+    )
+    walk = walk.union(step)
+    return select(walk.c.path, walk.c.fragment, walk.c.outcome, walk.c.game_length)
+
+
+def plan_statement(alphabet: str, forms: Sequence[Form]) -> Select[Any]:
+    """A plan's paths: the stored plan play at the strategist's turns, every play at the
+    opponent's.  Extra bound parameter ``strategist_parity``: the strategist is to move
+    where the number of steps from the start has this parity."""
+
+    def keep(walk: Any, child: Any) -> Any:
+        return or_(
+            walk.c.steps % 2 != bindparam("strategist_parity", type_=Integer),
+            child.c.fragment == walk.c.plan_next,
+        )
+
+    return _walk(alphabet, forms, True, keep)
+
+
+def line_statement(alphabet: str, forms: Sequence[Form]) -> Select[Any]:
+    """The principal lines' paths: the plays that keep the outcome and use up exactly one
+    move of the game length (winning plays that end soonest, losing plays that last
+    longest), all of them where several tie."""
+
+    def keep(walk: Any, child: Any) -> Any:
+        return and_(
+            child.c.outcome != walk.c.outcome,
+            child.c.game_length == walk.c.game_length - 1,
+        )
+
+    return _walk(alphabet, forms, False, keep)
+
+
+def walk_rows(
+    conn: Connection, stmt: Select[Any], solution_id: int, start: str, **params: Any
+) -> Sequence[Row[Any]]:
+    return conn.execute(
+        stmt, {"solution_id": solution_id, "start": start, "start_rev": start[::-1], **params}
+    ).all()
+
+
+def plan_rank(conn: Connection, solution_id: int, fragment: str) -> Row[Any] | None:
+    """The stored best-plan ranks at a position (None if it has none: not reachable)."""
+    stmt = select(plans).where(plans.c.solution_id == solution_id, plans.c.fragment == fragment)
+    return conn.execute(stmt).first()
+
+
+# -- comparisons -----------------------------------------------------------------------------
+
+
+def published_solutions(conn: Connection, dictionary_id: int) -> Sequence[Row[Any]]:
+    """A dictionary's published solutions, in rule-set order."""
+    stmt = (
+        select(solutions)
+        .where(solutions.c.dictionary_id == dictionary_id, PUBLISHED)
+        .order_by(solutions.c.rules, solutions.c.min_length, solutions.c.misere)
+    )
+    return conn.execute(stmt).all()
+
+
+def _both(a_id: int, b_id: int) -> tuple[Any, Any, Any]:
+    """Positions of solution ``a_id`` joined with the same fragment in ``b_id``."""
+    a, b = positions.alias("a"), positions.alias("b")
+    joined = a.join(b, and_(b.c.solution_id == b_id, b.c.fragment == a.c.fragment))
+    return a, b, joined
+
+
+def outcome_agreement(conn: Connection, a_id: int, b_id: int) -> tuple[int, int, int]:
+    """(fragments in both, of them with different outcomes, of those reachable in both)."""
+    a, b, joined = _both(a_id, b_id)
+    differs = a.c.outcome != b.c.outcome
+    reachable = and_(differs, a.c.reachable.is_(True), b.c.reachable.is_(True))
+    stmt = (
+        select(
+            func.count(),
+            func.coalesce(func.sum(case((differs, 1), else_=0)), 0),
+            func.coalesce(func.sum(case((reachable, 1), else_=0)), 0),
+        )
+        .select_from(joined)
+        .where(a.c.solution_id == a_id)
+    )
+    common, different, different_reachable = conn.execute(stmt).one()
+    return int(common), int(different), int(different_reachable)
+
+
+def outcome_disagreements(conn: Connection, a_id: int, b_id: int, limit: int) -> Sequence[Row[Any]]:
+    """The shortest fragments stored in both with different outcomes: (fragment, a, b)."""
+    a, b, joined = _both(a_id, b_id)
+    stmt = (
+        select(a.c.fragment, a.c.outcome, b.c.outcome.label("b_outcome"))
+        .select_from(joined)
+        .where(a.c.solution_id == a_id, a.c.outcome != b.c.outcome)
+        .order_by(func.length(a.c.fragment), a.c.fragment)
+        .limit(limit)
+    )
+    return conn.execute(stmt).all()
+
+
+def _words_lacking(a_dict: int, a_min: int, b_dict: int, b_min: int) -> Any:
+    """The game words of dictionary ``a_dict`` that are not game words of ``b_dict``."""
+    w, v = words.alias("w"), words.alias("v")
+    other = select(v.c.word).where(
+        v.c.dictionary_id == b_dict, v.c.word == w.c.word, func.length(v.c.word) >= b_min
+    )
+    return (
+        w,
+        and_(w.c.dictionary_id == a_dict, func.length(w.c.word) >= a_min, ~other.exists()),
+    )
+
+
+def count_words_lacking(conn: Connection, a_dict: int, a_min: int, b_dict: int, b_min: int) -> int:
+    w, where = _words_lacking(a_dict, a_min, b_dict, b_min)
+    return conn.execute(select(func.count()).select_from(w).where(where)).scalar_one()
+
+
+def words_lacking(
+    conn: Connection, a_dict: int, a_min: int, b_dict: int, b_min: int, limit: int
+) -> list[str]:
+    w, where = _words_lacking(a_dict, a_min, b_dict, b_min)
+    stmt = select(w.c.word).where(where).order_by(w.c.word).limit(limit)
+    return list(conn.execute(stmt).scalars())
 
 
 def position_exists(conn: Connection, solution_id: int, fragment: str) -> bool:

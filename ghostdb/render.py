@@ -10,8 +10,17 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ghostdb.rules import Rules
-from ghostdb.values import DictionaryInfo, IngestReport, Outcome, Position, SolutionInfo
+from ghostdb.rules import Rules, Variant
+from ghostdb.strategies import Ending, Lines, Node, OpeningPlans, ReportRow, Strategy
+from ghostdb.values import (
+    Comparison,
+    DictionaryInfo,
+    IngestReport,
+    Outcome,
+    PlanSize,
+    Position,
+    SolutionInfo,
+)
 
 
 def to_json(value: Any) -> str:
@@ -148,4 +157,244 @@ def solutions(items: Sequence[SolutionInfo]) -> str:
         ),
         rows,
         right=(0, 4, 5, 6),
+    )
+
+
+# -- plans, lines, comparisons -------------------------------------------------------------------
+
+
+def _label(fragment: str) -> str:
+    return fragment or "(start)"
+
+
+def _ending(ending: Ending, variant: Variant) -> str:
+    """A word in Ghost; the fragments from the start in the Super variants."""
+    if variant is Variant.GHOST:
+        return ending.word
+    return " → ".join(_label(f) for f in ending.path)
+
+
+def strategy_words(plan: Strategy) -> str:
+    """The summary line, then each outcome with win or loss for the strategist."""
+    rows = [
+        (_ending(e, plan.rules.variant), "win" if e.winner == plan.player else "loss")
+        for e in plan.endings
+    ]
+    lines = [plan.summary()]
+    width = max((len(r[0]) for r in rows), default=0)
+    lines.extend(f"{text.ljust(width)}  {result}" for text, result in rows)
+    return "\n".join(lines)
+
+
+def tree(root: Node, rules: Rules) -> str:
+    """One line per position, indented by depth; words are leaves."""
+    show_move = rules.variant is not Variant.GHOST
+    lines: list[str] = []
+
+    def visit(node: Node, depth: int) -> None:
+        text = "  " * depth + _label(node.fragment)
+        if show_move and node.move:
+            text += f"  [{node.move}]"
+        if node.is_word:
+            text += f"  (word: player {node.winner()} wins)"
+        else:
+            text += f"  (player {node.to_move} to move)"
+        lines.append(text)
+        for child in node.children:
+            visit(child, depth + 1)
+
+    visit(root, 0)
+    return "\n".join(lines)
+
+
+def dot(root: Node, title: str, player: int | None = None) -> str:
+    """Graphviz DOT: one node per fragment (the Super variants share them), edges labelled
+    with moves; words are green where ``player`` wins and red where they lose."""
+
+    def node_id(fragment: str) -> str:
+        return json.dumps("f:" + fragment, ensure_ascii=False)
+
+    lines = [
+        "digraph ghost {",
+        f"  label={json.dumps(title, ensure_ascii=False)};",
+        "  labelloc=t;",
+        "  rankdir=LR;",
+        '  node [shape=box, fontname="Helvetica"];',
+        '  edge [fontname="Helvetica"];',
+    ]
+    seen_nodes: set[str] = set()
+    seen_edges: set[tuple[str, str]] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(reversed(node.children))
+        if node.fragment not in seen_nodes:
+            seen_nodes.add(node.fragment)
+            attrs = {"label": f"{_label(node.fragment)}\nplayer {node.to_move}"}
+            if node.is_word:
+                attrs["label"] = node.fragment
+                attrs["style"] = "filled"
+                if player is not None:
+                    attrs["fillcolor"] = "palegreen" if node.winner() == player else "lightpink"
+                else:
+                    attrs["fillcolor"] = "lightgrey"
+            body = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in attrs.items())
+            lines.append(f"  {node_id(node.fragment)} [{body}];")
+        for child in node.children:
+            edge = (node.fragment, child.fragment)
+            if edge not in seen_edges:
+                seen_edges.add(edge)
+                label = json.dumps(child.move or "", ensure_ascii=False)
+                lines.append(
+                    f"  {node_id(node.fragment)} -> {node_id(child.fragment)} [label={label}];"
+                )
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def strategy_dot(plan: Strategy) -> str:
+    title = f"{plan.dictionary}, {plan.rules.describe()}: {plan.summary()}"
+    return dot(plan.tree, title, plan.player)
+
+
+def principal_lines(found: Lines) -> str:
+    """The verdict at the start, then every principal line's word and moves."""
+    root = found.tree
+    start = f"from {found.start!r}" if found.start else "from the start"
+    head = f"{found.dictionary}, {found.rules.describe()}, {start}: "
+    if root.is_word:
+        return head + f"a word: the game is over; player {root.winner()} has won"
+    count = len(found.endings)
+    lines = [
+        head + f"player {root.winner()} wins in {root.game_length} "
+        f"move{'s' if root.game_length != 1 else ''}; "
+        f"{count} principal line{'s' if count != 1 else ''}",
+        "",
+        table(
+            ("word", "moves", "completed by", "winner"),
+            [
+                (
+                    _ending(e, found.rules.variant),
+                    " ".join(e.moves),
+                    f"player {e.completed_by}",
+                    f"player {e.winner}",
+                )
+                for e in found.endings
+            ],
+        ),
+    ]
+    return "\n".join(lines)
+
+
+def opening_plans(items: Sequence[OpeningPlans], rules: Rules, name: str) -> str:
+    """For every first move, the winner's plan outcomes (the loser's column stays empty)."""
+
+    def cell(plan: Strategy | None) -> str:
+        if plan is None:
+            return ""
+        if rules.variant is Variant.GHOST:
+            return " ".join(e.word for e in plan.endings)
+        return f"{len(plan.endings):,} sequences"
+
+    rows = [(item.move, cell(item.plans[0]), cell(item.plans[1])) for item in items]
+    return "\n".join(
+        [
+            f"{name}, {rules.describe()}: the words each player must know to win after each "
+            "first move",
+            "",
+            table(("first move", "player 0 wins with", "player 1 wins with"), rows),
+        ]
+    )
+
+
+def opening_plan_dict(item: OpeningPlans) -> dict[str, Any]:
+    def plan(p: Strategy | None) -> Any:
+        return None if p is None else [e.as_dict() for e in p.endings]
+
+    return {
+        "move": item.move,
+        "fragment": item.fragment,
+        "player_0": plan(item.plans[0]),
+        "player_1": plan(item.plans[1]),
+    }
+
+
+def comparison(c: Comparison) -> str:
+    a, b = c.a, c.b
+
+    def plan(size: PlanSize) -> str:
+        return f"{size.outcomes:,} ({('all won', 'mixed', 'all lost')[size.lossiness]})"
+
+    rows = [
+        ("dictionary", a.dictionary, b.dictionary),
+        ("rules", a.rules, b.rules),
+        ("game words", f"{a.word_count:,}", f"{b.word_count:,}"),
+        ("fragments", f"{a.fragment_count:,}", f"{b.fragment_count:,}"),
+        ("reachable", f"{a.reachable_count:,}", f"{b.reachable_count:,}"),
+        ("winner", f"player {a.winner}", f"player {b.winner}"),
+        (
+            "winning first moves",
+            " ".join(a.winning_first_moves) or "none",
+            " ".join(b.winning_first_moves) or "none",
+        ),
+        ("game length from start", a.game_length, b.game_length),
+        ("player 0's best plan", plan(a.plans[0]), plan(b.plans[0])),
+        ("player 1's best plan", plan(a.plans[1]), plan(b.plans[1])),
+    ]
+    lines = [table(("", "a", "b"), rows)]
+    lines.append("")
+    lines.append(
+        f"fragments in both: {c.common_fragments:,}; with different outcomes: "
+        f"{c.different_outcomes:,} ({c.different_reachable:,} reachable in both)"
+    )
+    if c.examples:
+        shown = ", ".join(
+            f"{_label(d.fragment)} ({d.outcomes[0].value}/{d.outcomes[1].value})"
+            for d in c.examples
+        )
+        lines.append(f"  e.g. {shown}  (outcome for the player to move, a/b)")
+    for label, count, examples in (
+        ("game words only in a", c.only_a, c.only_a_examples),
+        ("game words only in b", c.only_b, c.only_b_examples),
+    ):
+        more = f": {' '.join(examples)}" + (" …" if count > len(examples) else "")
+        lines.append(f"{label}: {count:,}{more if count else ''}")
+    return "\n".join(lines)
+
+
+def report(rows: Sequence[ReportRow], name: str) -> str:
+    if not rows:
+        return f"{name} has no published solution: run `ghostdb solve {name}` (or --all)"
+
+    def plan(p: Strategy, list_words: bool) -> str:
+        count = len(p.endings)
+        unit = p.unit + ("s" if count != 1 else "")
+        verdict = "all won" if p.losses == 0 else f"{p.losses:,} lost"
+        text = f"{count:,} {unit}, {verdict}"
+        if list_words and p.rules.variant is Variant.GHOST and count <= 8:
+            text += ": " + " ".join(e.word for e in p.endings)
+        return text
+
+    body = [
+        (
+            r.rules.variant.value + (" misère" if r.rules.misere else ""),
+            r.rules.min_length,
+            f"player {r.winner}",
+            plan(r.first, True),
+            plan(r.second, False),
+            f"{r.fragment_count:,}",
+        )
+        for r in rows
+    ]
+    return table(
+        (
+            "rules",
+            "shortest word",
+            "winner",
+            "first player's plan",
+            "second player's plan",
+            "fragments",
+        ),
+        body,
+        right=(1, 5),
     )

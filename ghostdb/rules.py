@@ -104,6 +104,20 @@ class Rules:
         """Short name used in output, e.g. ``ghost/3`` or ``super/4/misere``."""
         return f"{self.variant.value}/{self.min_length}" + ("/misere" if self.misere else "")
 
+    @classmethod
+    def from_key(cls, key: str) -> Rules:
+        """The rules of a `key` such as ``ghost/3`` or ``super/4/misere``."""
+        parts = key.split("/")
+        try:
+            variant, min_length = Variant(parts[0]), int(parts[1])
+            if parts[2:] not in ([], ["misere"]):
+                raise ValueError(key)
+        except (ValueError, IndexError):
+            raise BadMove(
+                f"{key!r} is not a rule set: write e.g. ghost/3 or super/4/misere"
+            ) from None
+        return cls(variant, min_length, parts[2:] == ["misere"])
+
     def describe(self) -> str:
         name = {
             Variant.GHOST: "Ghost",

@@ -28,15 +28,29 @@ from ghostdb import queries as q
 from ghostdb import wordlists
 from ghostdb.db import current_revision, ensure_schema, make_engine
 from ghostdb.errors import (
+    BadMove,
     DatabaseError,
     DeadFragment,
+    MissingPlans,
     NameConflict,
     NotSolved,
     UnknownDictionary,
     WordListError,
 )
 from ghostdb.rules import Rules, Variant, clean_fragment
-from ghostdb.values import DictionaryInfo, IngestReport, Outcome, Play, Position, SolutionInfo
+from ghostdb.strategies import Lines, OpeningPlans, ReportRow, Strategy, build_tree, endings
+from ghostdb.values import (
+    Comparison,
+    DictionaryInfo,
+    Disagreement,
+    IngestReport,
+    Outcome,
+    PlanSize,
+    Play,
+    Position,
+    SolutionInfo,
+    SolutionSummary,
+)
 
 if TYPE_CHECKING:
     from ghostdb.jobs import ProgressFn, SolveResult
@@ -77,6 +91,7 @@ class Store:
         self.engine = engine
         self._refs: dict[tuple[str, Rules], Any] = {}
         self._queries: dict[int, tuple[q.FastQuery, list[str]]] = {}
+        self._statements: dict[tuple[str, Variant, str], Any] = {}
         self._local = threading.local()
 
     def close(self) -> None:
@@ -250,7 +265,179 @@ class Store:
         """The start position: its plays are the first moves."""
         return self.lookup(name, "", rules)
 
+    # -- plans and lines ---------------------------------------------------------------------
+
+    def strategy(
+        self,
+        name: str,
+        player: int | None = None,
+        fragment: str = "",
+        rules: Rules | None = None,
+    ) -> Strategy:
+        """``player``'s best plan from ``fragment`` (by default the winner's), extracted from
+        the stored plan moves by one recursive query."""
+        rules = rules or Rules()
+        pos = self.lookup(name, fragment, rules)
+        fragment = pos.fragment
+        if player is None:
+            player = pos.winner
+        if player not in (0, 1):
+            raise BadMove(f"a plan is for player 0 or 1, not {player}")
+        if not pos.reachable:
+            raise DeadFragment(
+                f"{fragment!r} cannot arise in a game (a shorter fragment is already a word): "
+                "plans start from fragments a game can reach"
+            )
+        parity = (player - len(fragment)) % 2
+        for retry in (False, True):
+            ref = self._ref(name, rules, refresh=retry)
+            if not ref.has_plans:
+                raise MissingPlans(
+                    f"the stored solution of {name} for {rules.describe()} has no plans (it "
+                    f"predates them): run `ghostdb solve {name}{rules_flags(rules)} --force`"
+                )
+            stmt = self._statement("plan", rules, ref.alphabet)
+            with self.engine.connect() as conn:
+                rows = q.walk_rows(conn, stmt, ref.id, fragment, strategist_parity=parity)
+                rank = q.plan_rank(conn, ref.id, fragment)
+            if rows and rank is not None:
+                break
+        else:  # pragma: no cover - republished twice during one call
+            raise NotSolved(f"the solution of {name} changed during the query: try again")
+        tree = build_tree(rules, fragment, rows)
+        role = "mover" if parity == 0 else "waiter"
+        size = PlanSize(
+            rank._mapping[f"{role}_lossiness"],
+            rank._mapping[f"{role}_outcomes"],
+            rank._mapping[f"{role}_letters"],
+        )
+        return Strategy(name, rules, player, fragment, size, tree, endings(tree))
+
+    def opening_plans(self, name: str, rules: Rules | None = None) -> list[OpeningPlans]:
+        """For every first move, the winning plan of the player who wins from there."""
+        rules = rules or Rules()
+        found = []
+        for play in self.openings(name, rules).plays:
+            winner = 0 if play.wins else 1
+            plan = self.strategy(name, winner, play.fragment, rules)
+            pair = (plan, None) if winner == 0 else (None, plan)
+            found.append(OpeningPlans(play.move, play.fragment, pair))
+        return found
+
+    def line(self, name: str, fragment: str = "", rules: Rules | None = None) -> Lines:
+        """The principal lines from ``fragment``: the winner ends the game as soon as
+        possible, the loser makes it last as long as possible; every tie is followed."""
+        rules = rules or Rules()
+        fragment = self.lookup(name, fragment, rules).fragment
+        for retry in (False, True):
+            ref = self._ref(name, rules, refresh=retry)
+            stmt = self._statement("line", rules, ref.alphabet)
+            with self.engine.connect() as conn:
+                rows = q.walk_rows(conn, stmt, ref.id, fragment)
+            if rows:
+                break
+        else:  # pragma: no cover - republished twice during one call
+            raise NotSolved(f"the solution of {name} changed during the query: try again")
+        tree = build_tree(rules, fragment, rows)
+        return Lines(name, rules, fragment, tree, endings(tree))
+
+    # -- comparisons -------------------------------------------------------------------------
+
+    def summary(self, name: str, rules: Rules | None = None) -> SolutionSummary:
+        """The headline figures of the published solution of ``name`` under ``rules``."""
+        rules = rules or Rules()
+        start = self.openings(name, rules)
+        with self.engine.connect() as conn:
+            row = self._solution_row(conn, name, rules)
+            rank = q.plan_rank(conn, row.id, "")
+        if rank is None or not row.has_plans:
+            raise MissingPlans(
+                f"the stored solution of {name} for {rules.describe()} has no plans (it "
+                f"predates them): run `ghostdb solve {name}{rules_flags(rules)} --force`"
+            )
+        return SolutionSummary(
+            dictionary=name,
+            rules=rules.key,
+            word_count=row.word_count,
+            fragment_count=row.fragment_count,
+            reachable_count=row.reachable_count,
+            winner=start.winner,
+            winning_first_moves=tuple(p.move for p in start.plays if p.wins),
+            game_length=start.game_length,
+            plans=(
+                PlanSize(rank.mover_lossiness, rank.mover_outcomes, rank.mover_letters),
+                PlanSize(rank.waiter_lossiness, rank.waiter_outcomes, rank.waiter_letters),
+            ),
+        )
+
+    def compare(
+        self,
+        a: str,
+        b: str | None = None,
+        rules: Rules | None = None,
+        vs_rules: Rules | None = None,
+        *,
+        examples: int = 10,
+    ) -> Comparison:
+        """Two published solutions side by side: dictionary ``a`` under ``rules`` and ``b``
+        (default: ``a``) under ``vs_rules`` (default: ``rules``), with their differences."""
+        rules = rules or Rules()
+        b = b or a
+        vs_rules = vs_rules or rules
+        if (a, rules) == (b, vs_rules):
+            raise BadMove(
+                "nothing to compare: give a second dictionary, or other rules with "
+                "--vs-min-length, --vs-rules or --vs-misere"
+            )
+        left, right = self.summary(a, rules), self.summary(b, vs_rules)
+        with self.engine.connect() as conn:
+            sa = self._solution_row(conn, a, rules)
+            sb = self._solution_row(conn, b, vs_rules)
+            common, different, different_reachable = q.outcome_agreement(conn, sa.id, sb.id)
+            shown = q.outcome_disagreements(conn, sa.id, sb.id, examples)
+            da, db = sa.dictionary_id, sb.dictionary_id
+            ma, mb = rules.min_length, vs_rules.min_length
+            only_a = q.count_words_lacking(conn, da, ma, db, mb)
+            only_b = q.count_words_lacking(conn, db, mb, da, ma)
+            only_a_examples = q.words_lacking(conn, da, ma, db, mb, examples)
+            only_b_examples = q.words_lacking(conn, db, mb, da, ma, examples)
+        return Comparison(
+            a=left,
+            b=right,
+            common_fragments=common,
+            different_outcomes=different,
+            different_reachable=different_reachable,
+            examples=tuple(Disagreement(r[0], (Outcome(r[1]), Outcome(r[2]))) for r in shown),
+            only_a=only_a,
+            only_a_examples=tuple(only_a_examples),
+            only_b=only_b,
+            only_b_examples=tuple(only_b_examples),
+        )
+
+    def report(self, name: str) -> list[ReportRow]:
+        """One row per published rule set of ``name``: who wins and both players' plans."""
+        with self.engine.connect() as conn:
+            dictionary = self._dictionary_row(conn, name)
+            rows = q.published_solutions(conn, dictionary.id)
+        found = []
+        for row in rows:
+            rules = Rules(Variant(row.rules), row.min_length, bool(row.misere))
+            first = self.strategy(name, 0, "", rules)
+            second = self.strategy(name, 1, "", rules)
+            winner = 0 if first.winning else 1
+            found.append(ReportRow(rules, row.fragment_count, winner, first, second))
+        return found
+
     # -- helpers -----------------------------------------------------------------------------
+
+    def _statement(self, kind: str, rules: Rules, alphabet: str) -> Any:
+        """The recursive plan or line statement for a rule set's moves, built once."""
+        key = (kind, rules.variant, alphabet)
+        stmt = self._statements.get(key)
+        if stmt is None:
+            build = q.plan_statement if kind == "plan" else q.line_statement
+            stmt = self._statements[key] = build(alphabet, rules.forms)
+        return stmt
 
     def _ref(self, name: str, rules: Rules, *, refresh: bool = False) -> Any:
         """The published solution (id, alphabet) of ``name`` under ``rules``, cached.

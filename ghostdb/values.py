@@ -62,6 +62,11 @@ class Position:
     """Index of the player to move (0 is the player who made the first move)."""
     plays: tuple[Play, ...] = field(default=())
 
+    @property
+    def winner(self) -> int:
+        """The player who wins from here with perfect play (two players)."""
+        return self.to_move if self.outcome is Outcome.WIN else 1 - self.to_move
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "dictionary": self.dictionary,
@@ -69,7 +74,7 @@ class Position:
             "fragment": self.fragment,
             "to_move": self.to_move,
             "outcome": self.outcome.value,
-            "winner": self.to_move if self.outcome is Outcome.WIN else 1 - self.to_move,
+            "winner": self.winner,
             "game_length": self.game_length,
             "best_move": self.best_move,
             "winning_moves": self.winning_moves,
@@ -139,3 +144,93 @@ class SolutionInfo:
     seconds: float | None
     has_plans: bool
     error: str | None
+
+
+@dataclass(frozen=True)
+class PlanSize:
+    """The stored rank of a player's best plan from the start: lossiness (0 all outcomes
+    won, 1 mixed, 2 all lost), how many outcomes and their letters."""
+
+    lossiness: int
+    outcomes: int
+    letters: int
+
+    def describe(self, unit: str = "word") -> str:
+        kind = ("winning", "mixed", "losing")[self.lossiness]
+        return f"{self.outcomes:,} {unit}{'s' if self.outcomes != 1 else ''} ({kind})"
+
+    def as_dict(self) -> dict[str, int]:
+        return {"lossiness": self.lossiness, "outcomes": self.outcomes, "letters": self.letters}
+
+
+@dataclass(frozen=True)
+class SolutionSummary:
+    """The headline figures of a published solution."""
+
+    dictionary: str
+    rules: str
+    word_count: int
+    """Words that end the game (of the minimum length or more)."""
+    fragment_count: int
+    reachable_count: int
+    winner: int
+    """The player who wins from the start with perfect play."""
+    winning_first_moves: tuple[str, ...]
+    game_length: int
+    plans: tuple[PlanSize, PlanSize]
+    """Best plan from the start for player 0 and for player 1."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "dictionary": self.dictionary,
+            "rules": self.rules,
+            "words": self.word_count,
+            "fragments": self.fragment_count,
+            "reachable": self.reachable_count,
+            "winner": self.winner,
+            "winning_first_moves": list(self.winning_first_moves),
+            "game_length": self.game_length,
+            "plans": [p.as_dict() for p in self.plans],
+        }
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A fragment stored in both solutions with different outcomes."""
+
+    fragment: str
+    outcomes: tuple[Outcome, Outcome]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two published solutions side by side, and where they differ."""
+
+    a: SolutionSummary
+    b: SolutionSummary
+    common_fragments: int
+    different_outcomes: int
+    """Fragments stored in both whose outcome differs."""
+    different_reachable: int
+    """Of those, the ones reachable in both."""
+    examples: tuple[Disagreement, ...]
+    only_a: int
+    """Game words of a that b lacks."""
+    only_a_examples: tuple[str, ...]
+    only_b: int
+    only_b_examples: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "a": self.a.as_dict(),
+            "b": self.b.as_dict(),
+            "common_fragments": self.common_fragments,
+            "different_outcomes": self.different_outcomes,
+            "different_reachable": self.different_reachable,
+            "examples": [
+                {"fragment": d.fragment, "a": d.outcomes[0].value, "b": d.outcomes[1].value}
+                for d in self.examples
+            ],
+            "only_a": {"count": self.only_a, "examples": list(self.only_a_examples)},
+            "only_b": {"count": self.only_b, "examples": list(self.only_b_examples)},
+        }

@@ -7,8 +7,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from ghostdb import Rules, Store, open_store
+from ghostdb.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_WORDLISTS = ROOT.parent / "shared" / "wordlists"
@@ -65,3 +67,22 @@ def solved_enable1(tmp_path_factory: pytest.TempPathFactory, enable1: Path) -> I
         s.solve("enable1", Rules(min_length=3))
         s.solve("enable1", Rules(min_length=4))
         yield s
+
+
+_runner = CliRunner()
+
+
+def run(*args: str, db: Path) -> tuple[int, str, str]:
+    """Run the command line in-process: (exit status, stdout, stderr)."""
+    result = _runner.invoke(app, [*args, "--db", str(db)])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def five(tmp_path: Path) -> Path:
+    """A database with ghost green tan tree tries, solved for Ghost with words of 3+."""
+    db = tmp_path / "ghost.db"
+    with open_store(str(db)) as store:
+        store.ingest(OWN_WORDLISTS / "five.txt")
+        store.solve("five")
+    return db

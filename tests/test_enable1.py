@@ -75,3 +75,86 @@ def test_stored_values_are_minimax_of_children(solved_enable1: Store) -> None:
             assert pos.game_length == 1 + min(p.game_length for p in wins)
         else:
             assert pos.game_length == 1 + max(p.game_length for p in pos.plays)
+
+
+# -- plans (memorisable strategies), lines, comparisons ----------------------------------------
+
+
+def test_min_length_3_plans(solved_enable1: Store) -> None:
+    second = solved_enable1.strategy("enable1", 1)
+    assert len(second.endings) == 55 and second.losses == 0
+    first = solved_enable1.strategy("enable1", 0)
+    assert len(first.endings) == 6
+    assert all(e.word.startswith("q") for e in first.endings)
+    assert first.losses == 1
+    # The stored ranks agree with the extracted trees.
+    assert (second.rank.outcomes, second.rank.lossiness) == (55, 0)
+    assert (first.rank.outcomes, first.rank.lossiness) == (6, 1)
+
+
+def test_min_length_4_plans(solved_enable1: Store) -> None:
+    rules = Rules(min_length=4)
+    first = solved_enable1.strategy("enable1", 0, "", rules)
+    assert [e.word for e in first.endings] == [
+        "naan", "nene", "ngultrum", "nirvanic", "nolo", "null", "nyctalopia",
+    ]  # fmt: skip
+    assert first.losses == 0
+    second = solved_enable1.strategy("enable1", 1, "", rules)
+    assert (len(second.endings), second.losses) == (85, 4)
+
+
+def test_openings_words_min_length_4(solved_enable1: Store) -> None:
+    items = {i.move: i for i in solved_enable1.opening_plans("enable1", Rules(min_length=4))}
+    assert len(items) == 26
+    n = items["n"].plans
+    assert n[1] is None and n[0] is not None
+    assert len(n[0].endings) == 7
+    # After a losing first move, player 0 has no plan and player 1 has one.
+    assert items["a"].plans[0] is None and items["a"].plans[1] is not None
+
+
+def test_line_from_n(solved_enable1: Store) -> None:
+    found = solved_enable1.line("enable1", "n", Rules(min_length=4))
+    root = solved_enable1.lookup("enable1", "n", Rules(min_length=4))
+    assert found.endings
+    for ending in found.endings:
+        # Each line uses exactly the stored game length, and the winner wins it.
+        assert len(ending.path) - 1 == root.game_length
+        assert ending.winner == 0
+
+
+def test_compare_min_lengths(solved_enable1: Store) -> None:
+    found = solved_enable1.compare(
+        "enable1", rules=Rules(min_length=3), vs_rules=Rules(min_length=4)
+    )
+    assert (found.a.winner, found.b.winner) == (1, 0)
+    assert found.b.winning_first_moves == ("h", "n")
+    # Independently: every stored outcome of both solutions, compared in Python.
+    with solved_enable1.engine.connect() as conn:
+        outcome = {}
+        for min_length in (3, 4):
+            sol = conn.execute(
+                select(solutions.c.id).where(
+                    solutions.c.min_length == min_length, solutions.c.status == "complete"
+                )
+            ).scalar_one()
+            outcome[min_length] = dict(
+                conn.execute(
+                    select(positions.c.fragment, positions.c.outcome).where(
+                        positions.c.solution_id == sol
+                    )
+                ).all()
+            )
+    common = outcome[3].keys() & outcome[4].keys()
+    differ = {f for f in common if outcome[3][f] != outcome[4][f]}
+    assert found.common_fragments == len(common)
+    assert found.different_outcomes == len(differ)
+    assert [d.fragment for d in found.examples] == sorted(differ, key=lambda f: (len(f), f))[:10]
+    three_letter = [w for w in solved_enable1.words("enable1", 3) if len(w) == 3]
+    assert found.only_a == len(three_letter) and found.only_b == 0
+
+
+def test_report(solved_enable1: Store) -> None:
+    rows = solved_enable1.report("enable1")
+    assert [(r.rules.key, r.winner) for r in rows] == [("ghost/3", 1), ("ghost/4", 0)]
+    assert [len(r.second.endings) for r in rows] == [55, 85]

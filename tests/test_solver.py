@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
+from brute import brute_force
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -60,44 +59,6 @@ def test_min_length_makes_short_words_fragments() -> None:
 # -- brute force ---------------------------------------------------------------------------
 
 
-def brute_force(words: list[str], rules: Rules):  # type: ignore[no-untyped-def]
-    """Plain recursive minimax over strings, sharing nothing with the solver."""
-    game = [w for w in words if len(w) >= rules.min_length]
-    if rules.variant is Variant.GHOST:
-
-        def is_fragment(f: str) -> bool:
-            return any(w.startswith(f) for w in game)
-    else:
-
-        def is_fragment(f: str) -> bool:
-            return any(f in w for w in game)
-
-    letters = sorted(set("".join(game)))
-
-    def plays(f: str) -> list[str]:
-        out = []
-        for c in letters:
-            options = [f + c]
-            if rules.variant is not Variant.GHOST:
-                options.append(c + f)
-            if rules.variant is Variant.SUPERDUPER:
-                options += [f[::-1] + c, c + f[::-1]]
-            out += [g for g in options if is_fragment(g) and g not in out]
-        return out
-
-    @cache
-    def value(f: str) -> tuple[bool, int]:
-        if f in game:
-            return (not rules.misere, 0)
-        results = [value(g) for g in plays(f)]
-        losing = [n for win, n in results if not win]
-        if losing:
-            return True, 1 + min(losing)
-        return False, 1 + max(n for _, n in results)
-
-    return value, is_fragment
-
-
 word_lists = st.lists(
     st.text(alphabet="abc", min_size=1, max_size=6), min_size=1, max_size=8, unique=True
 )
@@ -118,8 +79,9 @@ def test_every_value_matches_brute_force(
         return
     graph = build_graph(words, rules)
     solved = solve(graph, misere=misere)
-    value, is_fragment = brute_force(words, rules)
-    assert all(is_fragment(f) for f in graph.fragments)
+    brute = brute_force(words, rules)
+    value = brute.value
+    assert all(brute.is_fragment(f) for f in graph.fragments)
     for node, fragment in enumerate(graph.fragments):
         win, length = value(fragment)
         assert bool(solved.win[node]) == win, fragment

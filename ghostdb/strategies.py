@@ -1,0 +1,281 @@
+"""Plans and principal lines: value types, and trees built from the recursive queries' rows.
+
+Pure: rows in, values out.  The rows come from `ghostdb.queries.plan_rows` and
+`ghostdb.queries.line_rows`; each is one path from the start fragment, written as its
+fragments joined by spaces (fragments are letters only), so a row's parent is its path
+less the last fragment.  In plain Ghost a path is fixed by its last fragment; in the Super
+variants one fragment can be reached along several paths, and each path is an outcome of
+its own (the game "u → qu → qua…" differs from "q → qu → qua…").
+
+A plan for a strategist fixes one play at each of the strategist's turns and answers every
+play of the opponent.  Its outcomes are the paths it can end on; plans are ranked by
+lossiness (0: the strategist wins at every outcome, 2: loses at every one, 1: mixed), then
+fewest outcomes, then fewest letters over all outcome words, then move order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ghostdb.rules import Rules, Variant
+from ghostdb.values import Outcome, PlanSize
+
+
+@dataclass
+class Node:
+    """One position on a plan or a line, with the plays that follow it there."""
+
+    fragment: str
+    move: str | None
+    """The move that led here from the parent (None at the start)."""
+    to_move: int
+    outcome: Outcome
+    """For the player to move here."""
+    game_length: int
+    children: list[Node] = field(default_factory=list)
+
+    @property
+    def is_word(self) -> bool:
+        return self.game_length == 0
+
+    def winner(self) -> int:
+        """The player who wins from here with perfect play (2 players)."""
+        return self.to_move if self.outcome is Outcome.WIN else 1 - self.to_move
+
+    def leaves(self, path: tuple[Node, ...] = ()) -> Iterator[tuple[Node, ...]]:
+        """Every path from this node to a word, as a tuple of nodes (this one first)."""
+        path = (*path, self)
+        if not self.children:
+            yield path
+        for child in self.children:
+            yield from child.leaves(path)
+
+    def as_dict(self, strategist: int | None = None) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "fragment": self.fragment,
+            "move": self.move,
+            "to_move": self.to_move,
+            "outcome": self.outcome.value,
+            "game_length": self.game_length,
+        }
+        if self.is_word:
+            data["word"] = True
+            if strategist is not None:
+                data["result"] = "win" if self.winner() == strategist else "loss"
+        else:
+            data["children"] = [c.as_dict(strategist) for c in self.children]
+        return data
+
+
+@dataclass(frozen=True)
+class Ending:
+    """One outcome of a plan or a line: the path from the start to a word."""
+
+    path: tuple[str, ...]
+    """Fragments from the start to the word, both included."""
+    moves: tuple[str, ...]
+    """The moves along the path, in ghostdb notation."""
+    completed_by: int
+    """The player who completed the word."""
+    winner: int
+
+    @property
+    def word(self) -> str:
+        return self.path[-1]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "word": self.word,
+            "path": list(self.path),
+            "moves": list(self.moves),
+            "completed_by": self.completed_by,
+            "winner": self.winner,
+        }
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A player's best plan from a fragment: a tree, and the paths it can end on."""
+
+    dictionary: str
+    rules: Rules
+    player: int
+    start: str
+    rank: PlanSize
+    """As stored by the solve job; the tree's endings agree with it."""
+    tree: Node
+    endings: tuple[Ending, ...]
+
+    @property
+    def wins(self) -> int:
+        return sum(e.winner == self.player for e in self.endings)
+
+    @property
+    def losses(self) -> int:
+        return len(self.endings) - self.wins
+
+    @property
+    def winning(self) -> bool:
+        """Whether the plan wins at every outcome (the strategist can force a win)."""
+        return self.losses == 0
+
+    @property
+    def letters(self) -> int:
+        return sum(len(e.word) for e in self.endings)
+
+    @property
+    def unit(self) -> str:
+        """What an outcome is called: a word in Ghost, a sequence in the Super variants."""
+        return "word" if self.rules.variant is Variant.GHOST else "sequence"
+
+    def summary(self) -> str:
+        """One line, e.g. ``player 1 from the start: a winning plan, 55 words``."""
+        count = len(self.endings)
+        unit = self.unit + ("s" if count != 1 else "")
+        start = f"from {self.start!r}" if self.start else "from the start"
+        if self.winning:
+            return f"player {self.player} {start}: a winning plan, {count:,} {unit}"
+        lost = "all losses" if self.wins == 0 else f"{self.losses:,} of them lost"
+        return (
+            f"player {self.player} {start}: no winning plan; the best one ends on "
+            f"{count:,} {unit}, {lost}"
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "dictionary": self.dictionary,
+            "rules": self.rules.key,
+            "player": self.player,
+            "from": self.start,
+            "winning": self.winning,
+            "lossiness": self.rank.lossiness,
+            "outcomes": len(self.endings),
+            "wins": self.wins,
+            "losses": self.losses,
+            "letters": self.letters,
+            "endings": [e.as_dict() for e in self.endings],
+            "tree": self.tree.as_dict(self.player),
+        }
+
+
+@dataclass(frozen=True)
+class Lines:
+    """The principal lines from a fragment: the winner ends the game as soon as possible,
+    the loser makes it last as long as possible, and every tie is followed."""
+
+    dictionary: str
+    rules: Rules
+    start: str
+    tree: Node
+    endings: tuple[Ending, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "dictionary": self.dictionary,
+            "rules": self.rules.key,
+            "from": self.start,
+            "to_move": self.tree.to_move,
+            "outcome": self.tree.outcome.value,
+            "winner": self.tree.winner(),
+            "game_length": self.tree.game_length,
+            "endings": [e.as_dict() for e in self.endings],
+            "tree": self.tree.as_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class OpeningPlans:
+    """For one first move: each player's winning plan from there (None if that player
+    cannot force a win)."""
+
+    move: str
+    fragment: str
+    plans: tuple[Strategy | None, Strategy | None]
+
+
+@dataclass(frozen=True)
+class ReportRow:
+    """One published rule set of a dictionary: who wins, and both players' best plans."""
+
+    rules: Rules
+    fragment_count: int
+    winner: int
+    first: Strategy
+    """Player 0's best plan from the start."""
+    second: Strategy
+    """Player 1's best plan from the start."""
+
+    def as_dict(self) -> dict[str, Any]:
+        def plan(s: Strategy) -> dict[str, Any]:
+            return {
+                "outcomes": len(s.endings),
+                "wins": s.wins,
+                "losses": s.losses,
+                "words": [e.word for e in s.endings],
+            }
+
+        return {
+            "rules": self.rules.key,
+            "shortest_word": self.rules.min_length,
+            "misere": self.rules.misere,
+            "winner": self.winner,
+            "first_player_plan": plan(self.first),
+            "second_player_plan": plan(self.second),
+            "fragments": self.fragment_count,
+        }
+
+
+# -- building trees from rows -------------------------------------------------------------
+
+
+def build_tree(rules: Rules, start: str, rows: Iterable[Sequence[Any]]) -> Node:
+    """A tree from rows ``(path, fragment, outcome, game_length)``; children in move order."""
+    nodes: dict[str, Node] = {}
+    pending: list[tuple[str, Node]] = []
+    for path, fragment, outcome, game_length in rows:
+        node = Node(
+            fragment=fragment,
+            move=None,
+            to_move=rules.player_to_move(fragment),
+            outcome=Outcome(outcome),
+            game_length=game_length,
+        )
+        nodes[path] = node
+        if path != start:
+            pending.append((path, node))
+    for path, node in pending:
+        parent = nodes[path.rsplit(" ", 1)[0]]
+        node.move = rules.describe_move(parent.fragment, node.fragment)
+        parent.children.append(node)
+    if rules.variant is Variant.GHOST:
+        key = _ghost_key
+    else:
+
+        def key(n: Node) -> Any:
+            return rules.parse_move(n.move or "")
+
+    for node in nodes.values():
+        node.children.sort(key=key)
+    return nodes[start]
+
+
+def _ghost_key(node: Node) -> str:
+    return node.move or ""
+
+
+def endings(tree: Node) -> tuple[Ending, ...]:
+    """Every path of a tree from its root to a word, in tree order."""
+    found = []
+    for path in tree.leaves():
+        word = path[-1]
+        found.append(
+            Ending(
+                path=tuple(n.fragment for n in path),
+                moves=tuple(n.move or "" for n in path[1:]),
+                completed_by=1 - word.to_move,
+                winner=word.winner(),
+            )
+        )
+    return tuple(found)
