@@ -12,7 +12,7 @@ import typer
 
 from ghostdb import render
 from ghostdb.errors import GhostdbError
-from ghostdb.rules import Rules, Variant
+from ghostdb.rules import Rules, Variant, standard_rule_sets
 from ghostdb.store import Store, open_store
 
 app = typer.Typer(
@@ -109,31 +109,55 @@ def list_dictionaries(db: DbOption = None, json: Json = False) -> None:
 @app.command()
 def solve(
     name: Name,
-    min_length: MinLength = 3,
-    rules: RulesOption = Variant.GHOST,
+    min_length: Annotated[
+        int | None,
+        typer.Option("--min-length", "-m", min=1, help="Shortest word that ends the game [3]."),
+    ] = None,
+    rules: Annotated[
+        Variant | None,
+        typer.Option("--rules", "-r", case_sensitive=False, help="Rule variant [ghost]."),
+    ] = None,
     misere: Misere = False,
+    every: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Solve all six: ghost, super and superduper with words of 3+ and of 4+ "
+            "letters (misère with --misere).",
+        ),
+    ] = False,
     force: Annotated[bool, typer.Option(help="Solve again even if already solved.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     db: DbOption = None,
 ) -> None:
     """Solve every fragment of a dictionary and store the results."""
-    chosen = rules_of(rules, min_length, misere)
-    with store_for(db) as store, _progress(quiet) as progress:
-        result = store.solve(name, chosen, force=force, progress=progress)
-    if result.skipped:
-        emit(
-            f"{name} is already solved for {chosen.describe()}: nothing to do "
-            "(--force solves it again)"
-        )
+    if every and (min_length is not None or rules is not None):
+        fail("--all solves every variant and minimum length: leave out --rules and --min-length")
+    if every:
+        rule_sets = standard_rule_sets(misere)
     else:
-        emit(
-            f"solved {name} for {chosen.describe()}: {result.fragment_count:,} fragments, "
-            f"{result.reachable_count:,} reachable, {result.seconds:.2f} s"
-        )
+        rule_sets = [rules_of(rules or Variant.GHOST, min_length or 3, misere)]
+    with store_for(db) as store:
+        for chosen in rule_sets:
+            label = chosen.key if every else ""
+            with _progress(quiet, label) as progress:
+                result = store.solve(name, chosen, force=force, progress=progress)
+            if result.skipped:
+                emit(
+                    f"{name} is already solved for {chosen.describe()}: nothing to do "
+                    "(--force solves it again)"
+                )
+            else:
+                emit(
+                    f"solved {name} for {chosen.describe()}: {result.fragment_count:,} "
+                    f"fragments, {result.reachable_count:,} reachable, {result.seconds:.2f} s"
+                )
+    if every:
+        emit(f"`ghostdb report {name}` shows them side by side")
 
 
 @contextmanager
-def _progress(quiet: bool) -> Iterator[Callable[[str, int, int], None] | None]:
+def _progress(quiet: bool, title: str = "") -> Iterator[Callable[[str, int, int], None] | None]:
     """A rich progress bar on a terminal (stderr); nothing in a pipe or with --quiet."""
     if quiet or not sys.stderr.isatty():
         yield None
@@ -153,7 +177,8 @@ def _progress(quiet: bool) -> Iterator[Callable[[str, int, int], None] | None]:
 
         def update(stage: str, done: int, total: int) -> None:
             if stage not in tasks:
-                tasks[stage] = bar.add_task(labels.get(stage, stage), total=total)
+                label = labels.get(stage, stage)
+                tasks[stage] = bar.add_task(f"{title}: {label}" if title else label, total=total)
             bar.update(tasks[stage], completed=done, total=total)
 
         yield update

@@ -167,22 +167,22 @@ def _label(fragment: str) -> str:
     return fragment or "(start)"
 
 
-def _ending(ending: Ending, variant: Variant) -> str:
-    """A word in Ghost; the fragments from the start in the Super variants."""
-    if variant is Variant.GHOST:
-        return ending.word
-    return " → ".join(_label(f) for f in ending.path)
+def _path(ending: Ending) -> str:
+    """The fragments after the start, e.g. ``u → qu → qua → quag``."""
+    return " → ".join(ending.path[1:])
 
 
 def strategy_words(plan: Strategy) -> str:
-    """The summary line, then each outcome with win or loss for the strategist."""
-    rows = [
-        (_ending(e, plan.rules.variant), "win" if e.winner == plan.player else "loss")
-        for e in plan.endings
-    ]
+    """The summary line, then each outcome with win or loss for the strategist (and, in
+    the Super variants, the sequence of fragments that leads there)."""
+    rows = [(e.word, "win" if e.winner == plan.player else "loss", _path(e)) for e in plan.endings]
     lines = [plan.summary()]
     width = max((len(r[0]) for r in rows), default=0)
-    lines.extend(f"{text.ljust(width)}  {result}" for text, result in rows)
+    for word, result, path in rows:
+        if plan.rules.variant is Variant.GHOST:
+            lines.append(f"{word.ljust(width)}  {result}")
+        else:
+            lines.append(f"{word.ljust(width)}  {result.ljust(4)}  {path}")
     return "\n".join(lines)
 
 
@@ -265,17 +265,18 @@ def principal_lines(found: Lines) -> str:
     if root.is_word:
         return head + f"a word: the game is over; player {root.winner()} has won"
     count = len(found.endings)
+    ghost = found.rules.variant is Variant.GHOST
     lines = [
         head + f"player {root.winner()} wins in {root.game_length} "
         f"move{'s' if root.game_length != 1 else ''}; "
         f"{count} principal line{'s' if count != 1 else ''}",
         "",
         table(
-            ("word", "moves", "completed by", "winner"),
+            ("word", "moves" if ghost else "path", "completed by", "winner"),
             [
                 (
-                    _ending(e, found.rules.variant),
-                    " ".join(e.moves),
+                    e.word,
+                    " ".join(e.moves) if ghost else _path(e),
                     f"player {e.completed_by}",
                     f"player {e.winner}",
                 )

@@ -189,6 +189,11 @@ class Rules:
         return len(fragment) % players
 
 
+def standard_rule_sets(misere: bool = False) -> list[Rules]:
+    """The six rule sets of ``ghostdb solve --all``: each variant with words of 3+ and 4+."""
+    return [Rules(variant, n, misere) for variant in Variant for n in (3, 4)]
+
+
 def clean_fragment(text: str) -> str:
     """A typed fragment in normal form (NFC, lower case); raise BadFragment if not letters."""
     fragment = unicodedata.normalize("NFC", text.strip()).lower()

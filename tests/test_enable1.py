@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 from sqlalchemy import func, select
 
-from ghostdb import Outcome, Rules, Store
+from ghostdb import Outcome, Rules, Store, open_store
+from ghostdb.rules import Variant
 from ghostdb.schema import positions, solutions
 
 pytestmark = pytest.mark.slow
@@ -158,3 +162,59 @@ def test_report(solved_enable1: Store) -> None:
     rows = solved_enable1.report("enable1")
     assert [(r.rules.key, r.winner) for r in rows] == [("ghost/3", 1), ("ghost/4", 0)]
     assert [len(r.second.endings) for r in rows] == [55, 85]
+
+
+# -- SuperGhost and SuperDuperGhost ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def solved_super(tmp_path_factory: pytest.TempPathFactory, enable1: Path) -> Iterator[Store]:
+    """enable1 solved for SuperGhost and SuperDuperGhost, words of 3+ and 4+ (slow)."""
+    path = tmp_path_factory.mktemp("enable1-super") / "ghost.db"
+    with open_store(str(path)) as store:
+        store.ingest(enable1)
+        for variant in (Variant.SUPER, Variant.SUPERDUPER):
+            for min_length in (3, 4):
+                store.solve("enable1", Rules(variant, min_length))
+        yield store
+
+
+@pytest.mark.parametrize(
+    ("variant", "min_length", "fragments", "first_moves"),
+    [
+        (Variant.SUPER, 3, 1_076_434, "i s u y"),
+        (Variant.SUPER, 4, 1_076_431, "a i s u y"),
+        (Variant.SUPERDUPER, 3, 1_076_434, "b d e i n p s u y"),
+        (Variant.SUPERDUPER, 4, 1_076_431, "a b d e i n p s t u y"),
+    ],
+)
+def test_super_variants(
+    solved_super: Store, variant: Variant, min_length: int, fragments: int, first_moves: str
+) -> None:
+    rules = Rules(variant, min_length)
+    summary = solved_super.summary("enable1", rules)
+    assert summary.fragment_count == fragments
+    with solved_super.engine.connect() as conn:
+        stored = conn.execute(
+            select(func.count())
+            .select_from(positions.join(solutions, solutions.c.id == positions.c.solution_id))
+            .where(
+                solutions.c.rules == variant.value,
+                solutions.c.min_length == min_length,
+                solutions.c.status == "complete",
+            )
+        ).scalar_one()
+    assert stored == fragments
+    start = solved_super.openings("enable1", rules)
+    assert " ".join(p.fragment for p in start.plays if p.wins) == first_moves
+    assert summary.winner == 0
+    # The first player's plan wins, and its sequences are the stored count.
+    plan = solved_super.strategy("enable1", 0, "", rules)
+    assert plan.winning and len(plan.endings) == plan.rank.outcomes
+
+
+def test_super_report_has_every_cell(solved_super: Store) -> None:
+    rows = solved_super.report("enable1")
+    assert [r.rules.key for r in rows] == ["super/3", "super/4", "superduper/3", "superduper/4"]
+    for row in rows:
+        assert row.first.endings and row.second.endings
