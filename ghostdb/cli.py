@@ -356,6 +356,83 @@ def report(name: Name, json: Json = False, db: DbOption = None) -> None:
         emit(render.report(rows, name))
 
 
+# -- games -------------------------------------------------------------------------------------
+
+
+@app.command()
+def play(
+    name: Name,
+    min_length: MinLength = 3,
+    rules: RulesOption = Variant.GHOST,
+    misere: Misere = False,
+    players: Annotated[
+        str,
+        typer.Option(
+            help="One per seat, in turn order: human, computer (= optimal), optimal, "
+            "fastest, rational or random."
+        ),
+    ] = "human,computer",
+    seed: Annotated[int | None, typer.Option(help="Make every computer choice repeatable.")] = None,
+    moves: Annotated[
+        str | None,
+        typer.Option(help="Replay these moves (comma-separated) and show the reply; no prompts."),
+    ] = None,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """Play Ghost: humans at the keyboard against computer players that read the stored
+    solution (one query per move)."""
+    chosen = rules_of(rules, min_length, misere)
+    with store_for(db) as store:
+        game = store.new_game(name, chosen, players, seed)
+        if moves is None:
+            if json:
+                fail("--json is for scripts: give the moves with --moves")
+            from ghostdb import console
+
+            console.run(game)
+            return
+        for text in filter(None, (m.strip() for m in moves.split(","))):
+            if game.result is not None:
+                fail(f"the game ended at {game.result.fragment!r} before the move {text!r}")
+            game.play(text)
+        before = game.position
+        data = game.as_dict()  # before the reply
+        reply = None
+        if game.result is None and game.seat() != "human":
+            reply = game.computer_move()
+    if json:
+        data["position"] = None if game.history and before.is_word else before.as_dict()
+        data["reply"] = (
+            None if reply is None else {**reply.__dict__, "strategy": game.seat(reply.player)}
+        )
+        data["result"] = None if game.result is None else game.result.as_dict()
+        emit(render.to_json(data))
+    else:
+        emit(render.replay(game, before, reply))
+
+
+@app.command()
+def selfplay(
+    name: Name,
+    min_length: MinLength = 3,
+    rules: RulesOption = Variant.GHOST,
+    misere: Misere = False,
+    players: Annotated[
+        str, typer.Option(help="Computer players, one per seat: optimal, fastest, rational, random")
+    ] = "optimal,optimal",
+    games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
+    seed: Annotated[int | None, typer.Option(help="Make the games repeatable.")] = None,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """Computer against computer: who won, and the words the games ended on."""
+    chosen = rules_of(rules, min_length, misere)
+    with store_for(db) as store:
+        report = store.selfplay(name, chosen, players, games, seed)
+    emit(render.to_json(report.as_dict()) if json else render.selfplay(report))
+
+
 # -- schema ------------------------------------------------------------------------------------
 
 

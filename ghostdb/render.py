@@ -10,6 +10,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from ghostdb.play import Game, SelfPlay, Turn
 from ghostdb.rules import Rules, Variant
 from ghostdb.strategies import Ending, Lines, Node, OpeningPlans, ReportRow, Strategy
 from ghostdb.values import (
@@ -163,7 +164,8 @@ def solutions(items: Sequence[SolutionInfo]) -> str:
 # -- plans, lines, comparisons -------------------------------------------------------------------
 
 
-def _label(fragment: str) -> str:
+def label(fragment: str) -> str:
+    """A fragment as shown to people: ``(start)`` for the empty one."""
     return fragment or "(start)"
 
 
@@ -192,7 +194,7 @@ def tree(root: Node, rules: Rules) -> str:
     lines: list[str] = []
 
     def visit(node: Node, depth: int) -> None:
-        text = "  " * depth + _label(node.fragment)
+        text = "  " * depth + label(node.fragment)
         if show_move and node.move:
             text += f"  [{node.move}]"
         if node.is_word:
@@ -230,7 +232,7 @@ def dot(root: Node, title: str, player: int | None = None) -> str:
         stack.extend(reversed(node.children))
         if node.fragment not in seen_nodes:
             seen_nodes.add(node.fragment)
-            attrs = {"label": f"{_label(node.fragment)}\nplayer {node.to_move}"}
+            attrs = {"label": f"{label(node.fragment)}\nplayer {node.to_move}"}
             if node.is_word:
                 attrs["label"] = node.fragment
                 attrs["style"] = "filled"
@@ -244,9 +246,9 @@ def dot(root: Node, title: str, player: int | None = None) -> str:
             edge = (node.fragment, child.fragment)
             if edge not in seen_edges:
                 seen_edges.add(edge)
-                label = json.dumps(child.move or "", ensure_ascii=False)
+                move = json.dumps(child.move or "", ensure_ascii=False)
                 lines.append(
-                    f"  {node_id(node.fragment)} -> {node_id(child.fragment)} [label={label}];"
+                    f"  {node_id(node.fragment)} -> {node_id(child.fragment)} [label={move}];"
                 )
     lines.append("}")
     return "\n".join(lines)
@@ -350,16 +352,15 @@ def comparison(c: Comparison) -> str:
     )
     if c.examples:
         shown = ", ".join(
-            f"{_label(d.fragment)} ({d.outcomes[0].value}/{d.outcomes[1].value})"
-            for d in c.examples
+            f"{label(d.fragment)} ({d.outcomes[0].value}/{d.outcomes[1].value})" for d in c.examples
         )
         lines.append(f"  e.g. {shown}  (outcome for the player to move, a/b)")
-    for label, count, examples in (
+    for heading, count, examples in (
         ("game words only in a", c.only_a, c.only_a_examples),
         ("game words only in b", c.only_b, c.only_b_examples),
     ):
         more = f": {' '.join(examples)}" + (" …" if count > len(examples) else "")
-        lines.append(f"{label}: {count:,}{more if count else ''}")
+        lines.append(f"{heading}: {count:,}{more if count else ''}")
     return "\n".join(lines)
 
 
@@ -399,3 +400,84 @@ def report(rows: Sequence[ReportRow], name: str) -> str:
         body,
         right=(1, 5),
     )
+
+
+# -- games -------------------------------------------------------------------------------------
+
+
+def seat(game: Game, player: int) -> str:
+    return f"player {player} ({game.seats[player]})"
+
+
+def game_header(game: Game) -> str:
+    seats = ", ".join(seat(game, p) for p in range(game.players))
+    return f"{game.dictionary}, {game.rules.describe()}: {seats}"
+
+
+def legal_moves(game: Game) -> str:
+    """Every legal move with its outcome for the mover and the game length after it."""
+    plays = game.plays()
+    if game.players == 2:
+        rows = [
+            (
+                p.move,
+                p.fragment,
+                "wins" if p.wins else "loses",
+                moves_left(p.game_length) + (" (completes a word)" if p.is_word else ""),
+            )
+            for p in plays
+        ]
+        return table(("move", "fragment", f"for player {game.to_move}", "then"), rows)
+    rows = [(p.move, p.fragment, "completes a word" if p.is_word else "") for p in plays]
+    return table(("move", "fragment", ""), rows)
+
+
+def game_result(game: Game) -> str:
+    result = game.result
+    assert result is not None
+    who = seat(game, result.player)
+    moves = " ".join(t.move for t in game.history) or "none"
+    if result.kind == "quit":
+        return f"{who} quit at {label(game.fragment)}; moves: {moves}"
+    verb = "wins" if result.won else "loses"
+    line = f"{who} {verb}: {result.reason}"
+    if game.players == 2:
+        other = result.winners[0] if not result.won else result.losers[0]
+        line += f"; {seat(game, other)} {'wins' if not result.won else 'loses'}"
+    return f"{line}\nmoves: {moves}"
+
+
+def replay(game: Game, before: Position, reply: Turn | None) -> str:
+    """`play --moves` as text: the position after the given moves and the reply."""
+    lines = [game_header(game)]
+    if reply is None and game.result is not None:
+        lines.append(game_result(game))
+        return "\n".join(lines)
+    lines.append(position(before, game.rules))
+    if reply is not None:
+        lines.append("")
+        lines.append(f"{seat(game, reply.player)} replies {reply.move}: {label(reply.fragment)}")
+        if game.result is not None:
+            lines.append(game_result(game))
+    return "\n".join(lines)
+
+
+def selfplay(report: SelfPlay, top: int = 10) -> str:
+    seats = " vs ".join(f"{s} (player {i})" for i, s in enumerate(report.seats))
+    seed = "" if report.seed is None else f", seed {report.seed}"
+    rows = [
+        (f"player {i}", s, f"{report.wins[i]:,}", f"{report.losses[i]:,}")
+        for i, s in enumerate(report.seats)
+    ]
+    finals = sorted(report.final_words.items(), key=lambda kv: (-kv[1], kv[0]))
+    lines = [
+        f"{report.dictionary}, {report.rules.describe()}: {report.games:,} games, {seats}{seed}",
+        "",
+        table(("player", "strategy", "won", "lost"), rows, right=(2, 3)),
+        "",
+        f"final words ({len(finals):,} different, most frequent first):",
+        table(("word", "games"), [(w, f"{n:,}") for w, n in finals[:top]], right=(1,)),
+    ]
+    if len(finals) > top:
+        lines.append(f"… and {len(finals) - top:,} more (--json lists them all)")
+    return "\n".join(lines)

@@ -14,6 +14,7 @@ solves except `Store.solve`, which runs a job (see `ghostdb.jobs`).
 from __future__ import annotations
 
 import json
+import random
 import re
 import threading
 from collections.abc import Sequence
@@ -37,6 +38,7 @@ from ghostdb.errors import (
     UnknownDictionary,
     WordListError,
 )
+from ghostdb.play import Game, SelfPlay, parse_players, selfplay
 from ghostdb.rules import Rules, Variant, clean_fragment
 from ghostdb.strategies import Lines, OpeningPlans, ReportRow, Strategy, build_tree, endings
 from ghostdb.values import (
@@ -427,6 +429,32 @@ class Store:
             winner = 0 if first.winning else 1
             found.append(ReportRow(rules, row.fragment_count, winner, first, second))
         return found
+
+    # -- games -------------------------------------------------------------------------------
+
+    def new_game(
+        self,
+        name: str,
+        rules: Rules | None = None,
+        players: str | Sequence[str] = ("human", "optimal"),
+        seed: int | None = None,
+    ) -> Game:
+        """A game from the start; ``players`` names each seat (see `ghostdb.play`)."""
+        rules = rules or Rules()
+        seats = parse_players(players)
+        start = self.lookup(name, "", rules)
+        return Game(self, name, rules, seats, random.Random(seed), start)
+
+    def selfplay(
+        self,
+        name: str,
+        rules: Rules | None = None,
+        players: str | Sequence[str] = ("optimal", "optimal"),
+        games: int = 100,
+        seed: int | None = None,
+    ) -> SelfPlay:
+        """Play ``games`` games between computer players and tally the results."""
+        return selfplay(self, name, rules or Rules(), parse_players(players), games, seed)
 
     # -- helpers -----------------------------------------------------------------------------
 

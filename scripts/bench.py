@@ -61,7 +61,7 @@ def best_of(fn: Callable[[], object], runs: int = 5) -> float:
     return statistics.median(times)
 
 
-def plan_and_compare(db: str, name: str) -> list[tuple[str, str, str]]:
+def reads(db: str, name: str) -> list[tuple[str, str, str]]:
     from ghostdb import Rules, open_store
 
     rows = []
@@ -77,6 +77,12 @@ def plan_and_compare(db: str, name: str) -> list[tuple[str, str, str]]:
             runs=3,
         )
         rows.append(("compare min length 3 with 4", f"{seconds:.2f} s", "<= 2.0 s"))
+        t0 = time.perf_counter()
+        report = store.selfplay(name, Rules(), "optimal,optimal", games=1000, seed=0)
+        seconds = time.perf_counter() - t0
+        moves = sum(len(w) * n for w, n in report.final_words.items())
+        rows.append((f"selfplay, 1,000 optimal games ({moves:,} moves)", f"{seconds:.2f} s",
+                     "<= 10 s"))  # fmt: skip
     return rows
 
 
@@ -142,7 +148,7 @@ def main() -> None:
         rows.append(("`ghostdb lookup` as a fresh process", f"{cli_seconds(db, name):.2f} s",
                      "<= 0.5 s"))  # fmt: skip
         child(db, args.wordlist, "ghost/4")
-        rows += plan_and_compare(db, name)
+        rows += reads(db, name)
         if not args.quick:
             figures = child(db, args.wordlist, "superduper/3")
             rows += [

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from ghostdb import Outcome, Rules, Store, open_store
+from ghostdb import Outcome, Rules, Store, console, open_store
+from ghostdb.play import Game
 from ghostdb.rules import Variant
 from ghostdb.schema import positions, solutions
 
@@ -218,3 +219,35 @@ def test_super_report_has_every_cell(solved_super: Store) -> None:
     assert [r.rules.key for r in rows] == ["super/3", "super/4", "superduper/3", "superduper/4"]
     for row in rows:
         assert row.first.endings and row.second.endings
+
+
+# -- games -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("min_length", "winner"), [(3, 1), (4, 0)])
+def test_selfplay_optimal_always_wins_for_the_winner(
+    solved_enable1: Store, min_length: int, winner: int
+) -> None:
+    report = solved_enable1.selfplay(
+        "enable1", Rules(min_length=min_length), "optimal,optimal", games=1000, seed=min_length
+    )
+    assert report.wins[winner] == 1000 and report.losses[1 - winner] == 1000
+    assert len(report.final_words) > 1  # optimal play really chooses at random
+
+
+def test_best_moves_after_n_end_on_a_principal_line(solved_enable1: Store) -> None:
+    """The human opens n, then always types the stored best move, against optimal."""
+    rules = Rules(min_length=4)
+    principal = {e.word for e in solved_enable1.line("enable1", "n", rules).endings}
+    for seed in range(10):
+        game = solved_enable1.new_game("enable1", rules, "human,optimal", seed=seed)
+        typed = iter(["n"])
+        transcript: list[str] = []
+
+        def read(prompt: str, game: Game = game, typed: Iterator[str] = typed) -> str:
+            return next(typed, None) or str(game.position.best_move)
+
+        result = console.run(game, read, transcript.append)
+        assert result.kind == "word" and result.fragment in principal
+        assert result.winners == (0,)
+        assert transcript[-1].startswith("player 1 (optimal) loses: completed the word")

@@ -211,6 +211,10 @@ def test_compare_two_dictionaries(five: Path, tmp_path: Path) -> None:
     assert found.common_fragments == 18  # every fragment of "other" but tries
     code, out, _ = cli("compare", "five", "other", "--json", db=five)
     assert code == 0 and json.loads(out)["only_b"] == {"count": 1, "examples": ["trie"]}
+    code, out, _ = cli("compare", "five", "other", db=five)
+    assert code == 0
+    assert "game words only in a: 1: tries" in out and "game words only in b: 1: trie" in out
+    assert "tri (loss/win)" in out or "tri (win/loss)" in out
 
 
 def test_compare_rule_sets_and_report(five: Path) -> None:

@@ -1,0 +1,341 @@
+"""The game engine and the computer strategies.
+
+A `Game` holds a fragment, the seats (human or a computer strategy) and whose turn it is.
+Every position comes from the stored solution by one lookup (one indexed query): a
+computer move reads the position it is to move in, a human's move is checked against the
+same plays, so a game costs one query per move and never solves anything.
+
+Strategies (a computer seat):
+
+* ``optimal``: if it can win, a random move among all its winning moves; if it will lose,
+  a random move among those that make the game last longest (when the opponent then wins
+  as fast as possible).  Two players only.
+* ``fastest``: always the stored best move: the winning move that ends soonest, or the
+  losing move that lasts longest (ties broken by move order).  Two players only.
+* ``rational``: two players: a random winning move if there is one, otherwise any legal
+  move at random.  More players: never complete a word (misère: complete one if it can)
+  when another move exists.
+* ``random``: any legal move, at random.
+
+A legal move is a play that some word continues (completing a word included).  A human
+may also type a letter that no word continues: that player loses, as in the spoken game.
+With more than two players, the player who completes a word (or makes a play no word
+continues) loses and the game ends; in misère, completing a word wins.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ghostdb.errors import BadMove, DeadFragment
+from ghostdb.rules import Rules, Variant
+from ghostdb.values import Outcome, Play, Position
+
+if TYPE_CHECKING:
+    from ghostdb.store import Store
+
+HUMAN = "human"
+STRATEGIES = ("optimal", "fastest", "rational", "random")
+TWO_PLAYER_ONLY = ("optimal", "fastest")
+ALIASES = {"computer": "optimal"}
+
+
+def parse_players(text: str | Sequence[str]) -> tuple[str, ...]:
+    """Seats from ``human,computer`` (``computer`` means ``optimal``); raise BadMove."""
+    names = text.split(",") if isinstance(text, str) else list(text)
+    seats = tuple(ALIASES.get(n.strip().lower(), n.strip().lower()) for n in names)
+    known = (HUMAN, *STRATEGIES)
+    for seat in seats:
+        if seat not in known:
+            raise BadMove(
+                f"{seat!r} is not a player: use human, computer or one of "
+                f"{', '.join(STRATEGIES)} (comma-separated, one per seat)"
+            )
+    if len(seats) < 2:
+        raise BadMove("a game needs at least two players, e.g. --players human,computer")
+    if len(seats) > 2:
+        two_only = [s for s in seats if s in TWO_PLAYER_ONLY]
+        if two_only:
+            raise BadMove(
+                f"{two_only[0]} play is solved for two players only: with {len(seats)} "
+                "players use human, rational or random"
+            )
+    return seats
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One move of a game."""
+
+    player: int
+    move: str
+    """In ghostdb notation."""
+    fragment: str
+    """The fragment after the move."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended: the player who made the last move, and what it did."""
+
+    player: int
+    """The player whose move ended the game (or who quit)."""
+    kind: str
+    """``word`` (completed a word), ``dead`` (a play no word continues) or ``quit``."""
+    fragment: str
+    won: bool
+    """Whether that player won by it (completing a word in misère)."""
+    reason: str
+    """E.g. "completed the word 'ghost'"."""
+    players: int
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        if self.kind == "quit":
+            return ()
+        if self.won:
+            return (self.player,)
+        return tuple(p for p in range(self.players) if p != self.player)
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        if self.kind == "quit":
+            return ()
+        if self.won:
+            return tuple(p for p in range(self.players) if p != self.player)
+        return (self.player,)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "kind": self.kind,
+            "fragment": self.fragment,
+            "won": self.won,
+            "reason": self.reason,
+            "winners": list(self.winners),
+            "losers": list(self.losers),
+        }
+
+
+@dataclass
+class Game:
+    """A game in progress.  Create one with `Store.new_game`."""
+
+    store: Store
+    dictionary: str
+    rules: Rules
+    seats: tuple[str, ...]
+    rng: random.Random
+    position: Position
+    history: list[Turn] = field(default_factory=list)
+    result: Result | None = None
+
+    @property
+    def fragment(self) -> str:
+        return self.position.fragment
+
+    @property
+    def to_move(self) -> int:
+        return len(self.history) % len(self.seats)
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def seat(self, player: int | None = None) -> str:
+        return self.seats[self.to_move if player is None else player]
+
+    def plays(self) -> tuple[Play, ...]:
+        """The legal moves here (each with its stored outcome and game length)."""
+        return self.position.plays
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def play(self, text: str) -> Turn:
+        """Make the move typed as ``text`` for the player to move; raise BadMove (and
+        change nothing) if it is not a move in the rules' notation."""
+        self._check_running()
+        move = self.rules.parse_move(text)
+        after = move.apply(self.fragment)
+        notation = move.notation(self.rules.variant)
+        for play in self.plays():
+            if play.fragment == after:
+                return self._advance(play)
+        return self._dead(notation, after)
+
+    def computer_move(self) -> Turn:
+        """The move of the computer strategy in the seat to move."""
+        self._check_running()
+        seat = self.seat()
+        if seat == HUMAN:
+            raise BadMove(f"player {self.to_move} is human: it is their turn")
+        return self._advance(choose(seat, self.position, self.rng, self.players, self.rules))
+
+    def quit(self) -> Result:
+        self._check_running()
+        self.result = Result(
+            self.to_move, "quit", self.fragment, False, "quit the game", self.players
+        )
+        return self.result
+
+    def _advance(self, play: Play) -> Turn:
+        player = self.to_move
+        turn = Turn(player, play.move, play.fragment)
+        self.history.append(turn)
+        if play.is_word:
+            self.position = _word_position(self.position, play)
+            self.result = Result(
+                player,
+                "word",
+                play.fragment,
+                self.rules.misere,
+                f"completed the word {play.fragment!r}",
+                self.players,
+            )
+        else:
+            self.position = self.store.lookup(self.dictionary, play.fragment, self.rules)
+        return turn
+
+    def _dead(self, notation: str, after: str) -> Turn:
+        player = self.to_move
+        turn = Turn(player, notation, after)
+        self.history.append(turn)
+        options = [p.fragment for p in self.plays()]
+        quoted = [repr(f) for f in options]
+        if len(quoted) > 5:
+            shown = ", ".join(quoted[:4]) + f" or {len(quoted) - 4} more"
+        else:
+            shown = ", ".join(quoted[:-1]) + " or " * (len(quoted) > 1) + quoted[-1]
+        verb = "begins with" if self.rules.variant is Variant.GHOST else "contains"
+        reason = f"no word {verb} {after!r}; {shown} would have continued"
+        self.result = Result(player, "dead", after, False, reason, self.players)
+        return turn
+
+    def _check_running(self) -> None:
+        if self.result is not None:
+            raise BadMove("the game is over")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "dictionary": self.dictionary,
+            "rules": self.rules.key,
+            "players": list(self.seats),
+            "moves": [t.move for t in self.history],
+            "fragment": self.fragment if self.result is None else self.result.fragment,
+            "to_move": None if self.result else self.to_move,
+            "result": None if self.result is None else self.result.as_dict(),
+        }
+
+
+def _word_position(before: Position, play: Play) -> Position:
+    """The position at a completed word, from the play's stored values (no query)."""
+    return Position(
+        dictionary=before.dictionary,
+        rules=before.rules,
+        fragment=play.fragment,
+        outcome=play.outcome,
+        game_length=0,
+        best_move=None,
+        winning_moves=0,
+        is_word=True,
+        reachable=True,
+        to_move=(before.to_move + 1) % 2,
+    )
+
+
+# -- strategies ----------------------------------------------------------------------------
+
+
+def choose(
+    strategy: str, position: Position, rng: random.Random, players: int, rules: Rules
+) -> Play:
+    """The play that ``strategy`` makes at ``position``."""
+    plays = list(position.plays)
+    if not plays:
+        raise DeadFragment(f"{position.fragment!r} is a finished game: there is no move")
+    if strategy == "random":
+        return rng.choice(plays)
+    if strategy == "rational":
+        if players == 2:
+            winning = [p for p in plays if p.wins]
+            return rng.choice(winning or plays)
+        words = [p for p in plays if p.is_word]
+        if rules.misere:
+            return rng.choice(words or plays)
+        return rng.choice([p for p in plays if not p.is_word] or plays)
+    if strategy == "fastest":
+        return next(p for p in plays if p.move == position.best_move)
+    if strategy == "optimal":
+        if position.outcome is Outcome.WIN:
+            return rng.choice([p for p in plays if p.wins])
+        longest = max(p.game_length for p in plays)
+        return rng.choice([p for p in plays if p.game_length == longest])
+    raise BadMove(f"{strategy!r} is not a computer strategy: use one of {', '.join(STRATEGIES)}")
+
+
+# -- self-play -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SelfPlay:
+    """The results of many computer-only games."""
+
+    dictionary: str
+    rules: Rules
+    seats: tuple[str, ...]
+    games: int
+    seed: int | None
+    wins: tuple[int, ...]
+    """Games won by each player."""
+    losses: tuple[int, ...]
+    final_words: dict[str, int]
+    """How often each game ended on each fragment (a word, or a play no word continues)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "dictionary": self.dictionary,
+            "rules": self.rules.key,
+            "players": list(self.seats),
+            "games": self.games,
+            "seed": self.seed,
+            "wins": list(self.wins),
+            "losses": list(self.losses),
+            "final_words": dict(sorted(self.final_words.items(), key=lambda kv: (-kv[1], kv[0]))),
+        }
+
+
+def selfplay(
+    store: Store,
+    name: str,
+    rules: Rules,
+    seats: Sequence[str],
+    games: int,
+    seed: int | None = None,
+) -> SelfPlay:
+    """Play ``games`` games between computer strategies; one RNG, seeded, for all."""
+    seats = parse_players(seats)
+    if HUMAN in seats:
+        raise BadMove("self-play is for computer players: use optimal, fastest, rational, random")
+    rng = random.Random(seed)
+    start = store.lookup(name, "", rules)
+    wins = [0] * len(seats)
+    losses = [0] * len(seats)
+    finals: dict[str, int] = {}
+    for _ in range(games):
+        game = Game(store, name, rules, seats, rng, start)
+        while game.result is None:
+            game.computer_move()
+        result = game.result
+        for p in result.winners:
+            wins[p] += 1
+        for p in result.losers:
+            losses[p] += 1
+        finals[result.fragment] = finals.get(result.fragment, 0) + 1
+    return SelfPlay(name, rules, seats, games, seed, tuple(wins), tuple(losses), finals)
