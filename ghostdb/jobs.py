@@ -185,6 +185,7 @@ def run_solve(
     seconds = time.perf_counter() - started
     with engine.begin() as conn:
         q.delete_unpublished_rows(conn, dictionary.id, rules)
+        q.refresh_statistics(conn, positions, plans)
     return SolveResult(job_id, False, graph.size, reachable_count, len(all_words), seconds)
 
 

@@ -26,6 +26,7 @@ from sqlalchemy import (
     literal_column,
     or_,
     select,
+    text,
     true,
     union_all,
     update,
@@ -135,6 +136,15 @@ def _many_rows_sql(conn: Connection, table: Any, columns: Sequence[str], count: 
     expected = [f"r{i}_{c}" for i in range(count) for c in columns]
     assert list(compiled.positiontup or ()) == expected, "parameters must be row-major"
     return str(compiled)
+
+
+def refresh_statistics(conn: Connection, *tables: Any) -> None:
+    """Let the planner see a bulk load.  PostgreSQL plans the comparison joins badly
+    (nested loops, minutes instead of a second) from the statistics of an empty table
+    until autovacuum gets round to it; SQLite's planner needs no statistics here."""
+    if conn.dialect.name == "postgresql":
+        for table in tables:
+            conn.execute(text(f"ANALYZE {table.name}"))  # a table of the schema, not input
 
 
 # -- solve jobs ------------------------------------------------------------------------------

@@ -186,6 +186,8 @@ class Store:
                 ((dictionary_id, w) for w in word_list.words),
             )
             row = q.dictionary_by_name(conn, name)
+        with self.engine.begin() as conn:
+            q.refresh_statistics(conn, q.words)
         assert row is not None
         verb = {"added": "stored", "replaced": "replaced"}[action]
         message = f"{verb} {name}: {len(word_list.words):,} words from {word_list.source}"

@@ -1,0 +1,102 @@
+"""The same store on PostgreSQL: every query of the SQLite tests, on a server.
+
+Runs only when ``GHOSTDB_TEST_POSTGRES_URL`` names a scratch database (its ghostdb tables
+are dropped first), e.g. ``postgresql+psycopg://postgres@/scratch?host=/tmp``; needs
+``pip install -e '.[postgres]'``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from brute import brute_force
+from conftest import OWN_WORDLISTS, write_list
+from sqlalchemy import create_engine, select, text
+
+from ghostdb import Rules, Store, open_store
+from ghostdb.rules import Variant
+from ghostdb.schema import metadata, positions
+
+PG_URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL", "")
+pytestmark = [
+    pytest.mark.skipif(not PG_URL, reason="GHOSTDB_TEST_POSTGRES_URL is not set"),
+    pytest.mark.slow,
+]
+
+
+@pytest.fixture(scope="module")
+def pg(enable1: Path) -> Iterator[Store]:
+    engine = create_engine(PG_URL)
+    metadata.drop_all(engine)
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    engine.dispose()
+    with open_store(PG_URL) as store:
+        store.ingest(OWN_WORDLISTS / "five.txt")
+        store.ingest(enable1)
+        for min_length in (3, 4):
+            store.solve("enable1", Rules(min_length=min_length))
+        for variant in Variant:
+            for misere in (False, True):
+                store.solve("five", Rules(variant, 3, misere))
+        yield store
+
+
+def test_every_stored_row_matches_sqlite(pg: Store, store: Store) -> None:
+    store.ingest(OWN_WORDLISTS / "five.txt")
+    for variant in Variant:
+        for misere in (False, True):
+            rules = Rules(variant, 3, misere)
+            store.solve("five", rules)
+            assert _rows(pg, rules) == _rows(store, rules)
+
+
+def _rows(store: Store, rules: Rules) -> dict[str, tuple[object, ...]]:
+    ref = store._ref("five", rules, refresh=True)
+    with store.engine.connect() as conn:
+        stmt = select(positions).where(positions.c.solution_id == ref.id)
+        return {r.fragment: tuple(r)[1:] for r in conn.execute(stmt)}
+
+
+def test_enable1_figures(pg: Store, solved_enable1: Store) -> None:
+    assert pg.lookup("enable1", "gho").best_move == "s"
+    second = pg.strategy("enable1", 1)
+    assert (len(second.endings), second.losses) == (55, 0)
+    first = pg.strategy("enable1", 0, "", Rules(min_length=4))
+    assert [e.word for e in first.endings] == [
+        "naan", "nene", "ngultrum", "nirvanic", "nolo", "null", "nyctalopia",
+    ]  # fmt: skip
+    assert [e.word for e in pg.line("enable1", "n", Rules(min_length=4)).endings] == ["nyctalopia"]
+    rule_sets = {"rules": Rules(min_length=3), "vs_rules": Rules(min_length=4)}
+    found = pg.compare("enable1", **rule_sets)
+    on_sqlite = solved_enable1.compare("enable1", **rule_sets)
+    assert found.a == on_sqlite.a and found.b == on_sqlite.b
+    assert (found.common_fragments, found.different_outcomes, found.only_a, found.only_b) == (
+        on_sqlite.common_fragments,
+        on_sqlite.different_outcomes,
+        on_sqlite.only_a,
+        on_sqlite.only_b,
+    )
+    report = pg.selfplay("enable1", Rules(), "optimal,optimal", games=200, seed=1)
+    assert report.wins == (0, 200)
+
+
+def test_plans_and_lines_match_brute_force(pg: Store, tmp_path: Path) -> None:
+    words = ["abc", "abd", "bca", "cab", "cabd", "bb"]
+    pg.ingest(write_list(tmp_path, " ".join(words), "small"))
+    for variant in Variant:
+        rules = Rules(variant, 2)
+        pg.solve("small", rules)
+        brute = brute_force(words, rules)
+        for fragment in ["", "a", "b", "c", "ab", "ca", "bc"]:
+            if not brute.is_fragment(fragment) or fragment in brute.game_words:
+                continue
+            pos = pg.lookup("small", fragment, rules)
+            assert (pos.outcome.value == "win", pos.game_length) == brute.value(fragment)
+            for player in (0, 1):
+                plan = pg.strategy("small", player, fragment, rules)
+                expected = brute.plan(fragment, pos.to_move == player)
+                assert (len(plan.endings), plan.letters) == expected[1:]
