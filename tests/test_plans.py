@@ -4,6 +4,8 @@ list, and agreement with an independent brute-force search on random small lists
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -172,6 +174,16 @@ def test_dot_output(five: Path) -> None:
     assert '"f:tree" [label="tree", style="filled", fillcolor="palegreen"];' in lines[-3:-1] + [
         line.strip() for line in lines
     ]
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz `dot` is not installed")
+def test_dot_draws_with_graphviz(five: Path) -> None:
+    with open_store(str(five)) as store:
+        store.solve("five", Rules(Variant.SUPERDUPER))
+    for args in (("-p", "0"), ("--rules", "superduper")):
+        _, out, _ = cli("strategy", "five", *args, "-f", "dot", db=five)
+        drawn = subprocess.run(["dot", "-Tsvg"], input=out, capture_output=True, text=True)
+        assert drawn.returncode == 0 and "<svg" in drawn.stdout, drawn.stderr
 
 
 def test_principal_lines(five: Path) -> None:
