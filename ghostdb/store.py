@@ -296,10 +296,7 @@ class Store:
         for retry in (False, True):
             ref = self._ref(name, rules, refresh=retry)
             if not ref.has_plans:
-                raise MissingPlans(
-                    f"the stored solution of {name} for {rules.describe()} has no plans (it "
-                    f"predates them): run `ghostdb solve {name}{rules_flags(rules)} --force`"
-                )
+                raise _missing_plans(name, rules)
             stmt = self._statement("plan", rules, ref.alphabet)
             with self.engine.connect() as conn:
                 rows = q.walk_rows(conn, stmt, ref.id, fragment, strategist_parity=parity)
@@ -355,10 +352,7 @@ class Store:
             row = self._solution_row(conn, name, rules)
             rank = q.plan_rank(conn, row.id, "")
         if rank is None or not row.has_plans:
-            raise MissingPlans(
-                f"the stored solution of {name} for {rules.describe()} has no plans (it "
-                f"predates them): run `ghostdb solve {name}{rules_flags(rules)} --force`"
-            )
+            raise _missing_plans(name, rules)
         return SolutionSummary(
             dictionary=name,
             rules=rules.key,
@@ -563,6 +557,14 @@ def rules_flags(rules: Rules) -> str:
     if rules.misere:
         flags += " --misere"
     return flags
+
+
+def _missing_plans(name: str, rules: Rules) -> MissingPlans:
+    """A solution stored before schema revision 0002 has no plans until solved again."""
+    return MissingPlans(
+        f"the stored solution of {name} for {rules.describe()} has no plans (it predates "
+        f"them): run `ghostdb solve {name}{rules_flags(rules)} --force`"
+    )
 
 
 def _candidates(rules: Rules, fragment: str, alphabet: str) -> list[str]:
