@@ -142,10 +142,6 @@ class Game:
         return len(self.history) % len(self.seats)
 
     @property
-    def over(self) -> bool:
-        return self.result is not None
-
-    @property
     def players(self) -> int:
         return len(self.seats)
 

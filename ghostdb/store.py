@@ -185,9 +185,8 @@ class Store:
                 ("dictionary_id", "word"),
                 ((dictionary_id, w) for w in word_list.words),
             )
-            row = q.dictionary_by_name(conn, name)
-        with self.engine.begin() as conn:
             q.refresh_statistics(conn, q.words)
+            row = q.dictionary_by_name(conn, name)
         assert row is not None
         verb = {"added": "stored", "replaced": "replaced"}[action]
         message = f"{verb} {name}: {len(word_list.words):,} words from {word_list.source}"
@@ -293,25 +292,9 @@ class Store:
                 "plans start from fragments a game can reach"
             )
         parity = (player - len(fragment)) % 2
-        for retry in (False, True):
-            ref = self._ref(name, rules, refresh=retry)
-            if not ref.has_plans:
-                raise _missing_plans(name, rules)
-            stmt = self._statement("plan", rules, ref.alphabet)
-            with self.engine.connect() as conn:
-                rows = q.walk_rows(conn, stmt, ref.id, fragment, strategist_parity=parity)
-                rank = q.plan_rank(conn, ref.id, fragment)
-            if rows and rank is not None:
-                break
-        else:  # pragma: no cover - republished twice during one call
-            raise NotSolved(f"the solution of {name} changed during the query: try again")
+        rows, rank = self._walk("plan", name, rules, fragment, strategist_parity=parity)
         tree = build_tree(rules, fragment, rows)
-        role = "mover" if parity == 0 else "waiter"
-        size = PlanSize(
-            rank._mapping[f"{role}_lossiness"],
-            rank._mapping[f"{role}_outcomes"],
-            rank._mapping[f"{role}_letters"],
-        )
+        size = _plan_sizes(rank)[parity]  # parity 0: the strategist moves first
         return Strategy(name, rules, player, fragment, size, tree, endings(tree))
 
     def opening_plans(self, name: str, rules: Rules | None = None) -> list[OpeningPlans]:
@@ -330,15 +313,7 @@ class Store:
         possible, the loser makes it last as long as possible; every tie is followed."""
         rules = rules or Rules()
         fragment = self.lookup(name, fragment, rules).fragment
-        for retry in (False, True):
-            ref = self._ref(name, rules, refresh=retry)
-            stmt = self._statement("line", rules, ref.alphabet)
-            with self.engine.connect() as conn:
-                rows = q.walk_rows(conn, stmt, ref.id, fragment)
-            if rows:
-                break
-        else:  # pragma: no cover - republished twice during one call
-            raise NotSolved(f"the solution of {name} changed during the query: try again")
+        rows, _ = self._walk("line", name, rules, fragment)
         tree = build_tree(rules, fragment, rows)
         return Lines(name, rules, fragment, tree, endings(tree))
 
@@ -346,14 +321,17 @@ class Store:
 
     def summary(self, name: str, rules: Rules | None = None) -> SolutionSummary:
         """The headline figures of the published solution of ``name`` under ``rules``."""
-        rules = rules or Rules()
+        return self._summary(name, rules or Rules())[0]
+
+    def _summary(self, name: str, rules: Rules) -> tuple[SolutionSummary, Any]:
+        """The summary and the solution row it came from."""
         start = self.openings(name, rules)
         with self.engine.connect() as conn:
             row = self._solution_row(conn, name, rules)
             rank = q.plan_rank(conn, row.id, "")
         if rank is None or not row.has_plans:
             raise _missing_plans(name, rules)
-        return SolutionSummary(
+        summary = SolutionSummary(
             dictionary=name,
             rules=rules.key,
             word_count=row.word_count,
@@ -362,11 +340,9 @@ class Store:
             winner=start.winner,
             winning_first_moves=tuple(p.move for p in start.plays if p.wins),
             game_length=start.game_length,
-            plans=(
-                PlanSize(rank.mover_lossiness, rank.mover_outcomes, rank.mover_letters),
-                PlanSize(rank.waiter_lossiness, rank.waiter_outcomes, rank.waiter_letters),
-            ),
+            plans=_plan_sizes(rank),
         )
+        return summary, row
 
     def compare(
         self,
@@ -387,10 +363,9 @@ class Store:
                 "nothing to compare: give a second dictionary, or other rules with "
                 "--vs-min-length, --vs-rules or --vs-misere"
             )
-        left, right = self.summary(a, rules), self.summary(b, vs_rules)
+        left, sa = self._summary(a, rules)
+        right, sb = self._summary(b, vs_rules)
         with self.engine.connect() as conn:
-            sa = self._solution_row(conn, a, rules)
-            sb = self._solution_row(conn, b, vs_rules)
             common, different, different_reachable = q.outcome_agreement(conn, sa.id, sb.id)
             shown = q.outcome_disagreements(conn, sa.id, sb.id, examples)
             da, db = sa.dictionary_id, sb.dictionary_id
@@ -453,6 +428,25 @@ class Store:
         return selfplay(self, name, rules or Rules(), parse_players(players), games, seed)
 
     # -- helpers -----------------------------------------------------------------------------
+
+    def _walk(
+        self, kind: str, name: str, rules: Rules, fragment: str, **params: Any
+    ) -> tuple[Any, Any]:
+        """The rows of the recursive ``plan`` or ``line`` walk from ``fragment``, and (for a
+        plan) the stored ranks there.  A walk of a solution republished meanwhile finds
+        nothing, and is tried once more on the new one."""
+        for retry in (False, True):
+            ref = self._ref(name, rules, refresh=retry)
+            if kind == "plan" and not ref.has_plans:
+                raise _missing_plans(name, rules)
+            stmt = self._statement(kind, rules, ref.alphabet)
+            with self.engine.connect() as conn:
+                rows = q.walk_rows(conn, stmt, ref.id, fragment, **params)
+                rank = q.plan_rank(conn, ref.id, fragment) if kind == "plan" else None
+            if rows and (kind != "plan" or rank is not None):
+                return rows, rank
+        # Only if the solution was republished twice during this one call.
+        raise NotSolved(f"the solution of {name} changed during the query: try again")
 
     def _statement(self, kind: str, rules: Rules, alphabet: str) -> Any:
         """The recursive plan or line statement for a rule set's moves, built once."""
@@ -557,6 +551,14 @@ def rules_flags(rules: Rules) -> str:
     if rules.misere:
         flags += " --misere"
     return flags
+
+
+def _plan_sizes(rank: Any) -> tuple[PlanSize, PlanSize]:
+    """The best plans' ranks of a plans row: (strategist to move, opponent to move)."""
+    return (
+        PlanSize(rank.mover_lossiness, rank.mover_outcomes, rank.mover_letters),
+        PlanSize(rank.waiter_lossiness, rank.waiter_outcomes, rank.waiter_letters),
+    )
 
 
 def _missing_plans(name: str, rules: Rules) -> MissingPlans:

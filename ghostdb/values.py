@@ -155,10 +155,6 @@ class PlanSize:
     outcomes: int
     letters: int
 
-    def describe(self, unit: str = "word") -> str:
-        kind = ("winning", "mixed", "losing")[self.lossiness]
-        return f"{self.outcomes:,} {unit}{'s' if self.outcomes != 1 else ''} ({kind})"
-
     def as_dict(self) -> dict[str, int]:
         return {"lossiness": self.lossiness, "outcomes": self.outcomes, "letters": self.letters}
 
