@@ -124,9 +124,22 @@ def ingest(
         str, typer.Argument(help="Word-list file (one or more words a line), or builtin:web2.")
     ],
     name: Annotated[str | None, typer.Option(help="Dictionary name [default: file stem].")] = None,
-    keep_proper_nouns: Annotated[
-        bool, typer.Option(help="Keep capitalised words of mixed-case lists (folded).")
+    keep_capitalised: Annotated[
+        bool,
+        typer.Option(
+            "--keep-capitalised",
+            "--keep-proper-nouns",
+            help="Keep the capitalised words of a mixed-case list, in lower case (German "
+            "nouns; otherwise names and acronyms).  --keep-proper-nouns is its older name.",
+        ),
     ] = False,
+    fold_accents: Annotated[
+        bool,
+        typer.Option(help="Reduce letters to their base letter (é→e, å→a; ß, æ, ø stay)."),
+    ] = False,
+    language: Annotated[
+        str, typer.Option(help="Language tag to record with the dictionary, e.g. de.")
+    ] = "",
     replace: Annotated[
         bool, typer.Option(help="Replace a dictionary of that name (drops its solutions).")
     ] = False,
@@ -134,10 +147,19 @@ def ingest(
 ) -> None:
     """Read, normalise and store a word list."""
     with store_for(db, create=True) as store:
-        result = store.ingest(path, name=name, keep_proper_nouns=keep_proper_nouns, replace=replace)
+        result = store.ingest(
+            path,
+            name=name,
+            keep_capitalised=keep_capitalised,
+            fold_accents=fold_accents,
+            language=language,
+            replace=replace,
+        )
     emit(result.message)
     if result.action != "unchanged":
         emit(render.ingest_report(result.report))
+    for warning in result.report.warnings:
+        typer.echo(f"warning: {warning}", err=True)
 
 
 @app.command("dictionaries")

@@ -82,7 +82,8 @@ class SolutionRef:
 
 @dataclass(frozen=True)
 class IngestResult:
-    """What `Store.ingest` did: ``added``, ``replaced`` or ``unchanged``."""
+    """What `Store.ingest` did: ``added``, ``replaced``, ``updated`` (same words, new
+    options) or ``unchanged``."""
 
     action: str
     dictionary: DictionaryInfo
@@ -140,16 +141,26 @@ class Store:
         path: str | Path,
         *,
         name: str | None = None,
+        keep_capitalised: bool = False,
+        fold_accents: bool = False,
+        language: str = "",
         keep_proper_nouns: bool = False,
         replace: bool = False,
     ) -> IngestResult:
         """Read, normalise and store a word list (a file, or ``builtin:web2``).
 
-        Raises WordListError for an unreadable or empty list and NameConflict when ``name``
-        holds different words (unless ``replace``, which also drops its solutions).
-        Identical content already stored is a no-op.
+        The options are those of `wordlists.normalise` (``keep_proper_nouns`` is the older
+        name of ``keep_capitalised``) and are stored in the dictionary's report.  Raises
+        WordListError for an unreadable or empty list and NameConflict when ``name`` holds
+        different words (unless ``replace``, which also drops its solutions).  Identical
+        content already stored is a no-op.
         """
-        word_list = wordlists.load(path, keep_proper_nouns=keep_proper_nouns)
+        word_list = wordlists.load(
+            path,
+            keep_capitalised=keep_capitalised or keep_proper_nouns,
+            fold_accents=fold_accents,
+            language=language,
+        )
         name = name or wordlists.default_name(path)
         return self.ingest_words(word_list, name=name, replace=replace)
 
@@ -175,11 +186,27 @@ class Store:
         with self.engine.begin() as conn:
             existing = q.dictionary_by_name(conn, name)
             if existing is not None and existing.sha256 == sha:
+                # Reports from before options were stored count as the defaults.
+                stored = json.loads(existing.report).get("options")
+                if (stored or wordlists.IngestOptions().as_dict()) == word_list.report.options:
+                    message = f"{name} is already stored with identical content: nothing to do"
+                elif not replace:
+                    message = (
+                        f"{name} is already stored with identical content: nothing to do (it "
+                        "was ingested with other options: add --replace to record these)"
+                    )
+                else:
+                    # Same words, so its solutions stay valid: only the report changes.
+                    q.update_dictionary(conn, existing.id, **values)
+                    row = q.dictionary_by_name(conn, name)
+                    return IngestResult(
+                        "updated",
+                        _dictionary_info(row),
+                        word_list.report,
+                        f"updated {name}: same words, options recorded anew",
+                    )
                 return IngestResult(
-                    "unchanged",
-                    _dictionary_info(existing),
-                    word_list.report,
-                    f"{name} is already stored with identical content: nothing to do",
+                    "unchanged", _dictionary_info(existing), word_list.report, message
                 )
             if existing is None:
                 same = q.dictionary_by_sha(conn, sha)

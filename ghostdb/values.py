@@ -180,6 +180,12 @@ class IngestReport:
     examples: dict[str, list[str]]
     encoding: str
     warnings: tuple[str, ...] = ()
+    folded: int = 0
+    """Words whose accents were folded (``--fold-accents``), duplicates included."""
+    notes: tuple[str, ...] = ()
+    """Plain-word remarks, e.g. that the capitalised words left out look like nouns."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The ingest options (keep_capitalised, fold_accents, language), stored with it."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -188,6 +194,9 @@ class IngestReport:
             "examples": {k: list(v) for k, v in self.examples.items()},
             "encoding": self.encoding,
             "warnings": list(self.warnings),
+            "folded": self.folded,
+            "notes": list(self.notes),
+            "options": dict(self.options),
         }
 
 
