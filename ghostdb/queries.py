@@ -250,30 +250,41 @@ def solution_ref(
     return conn.execute(stmt).first()
 
 
+# A lookup reads by a solution id the store cached when it was published.  It needs no
+# check that the solution is still the published one: a superseded solution's rows stay
+# whole until the one transaction that deletes them all, so a stale id reads the old
+# complete solution or finds nothing (and the store then asks for the new id).
+
+
+def _position_rows(level: str, match: Any) -> Select[Any]:
+    return select(*(positions.c[f] for f in POSITION_FIELDS)).where(
+        positions.c.solution_id == bindparam("solution_id", type_=Integer),
+        positions.c.level == bindparam(level, type_=Integer),
+        match,
+    )
+
+
 def positions_statement(count: int) -> Any:
     """The position ``f`` at level ``level`` and the positions ``c0`` … ``c{count-1}`` at
-    level ``child_level`` of solution ``solution_id``, if that solution is still the
-    published one (so a stale id finds nothing)."""
-    sid = bindparam("solution_id", type_=Integer)
-
-    def part(level: str, match: Any) -> Select[Any]:
-        return (
-            select(*(positions.c[f] for f in POSITION_FIELDS))
-            .join(solutions, solutions.c.id == positions.c.solution_id)
-            .where(
-                solutions.c.id == sid,
-                PUBLISHED,
-                positions.c.solution_id == sid,
-                positions.c.level == bindparam(level, type_=Integer),
-                match,
-            )
-        )
-
-    head = part("level", positions.c.fragment == bindparam("f"))
+    level ``child_level`` of solution ``solution_id``."""
+    head = _position_rows("level", positions.c.fragment == bindparam("f"))
     if count == 0:
         return head
-    children = part(
+    children = _position_rows(
         "child_level", positions.c.fragment.in_([bindparam(f"c{i}") for i in range(count)])
+    )
+    return union_all(head, children)
+
+
+def extended_positions_statement() -> Any:
+    """The position ``f`` at level ``level`` and every position of level ``child_level``
+    between ``f`` and ``upper`` (``f`` followed by the highest character): in plain Ghost,
+    its plays, read as one range of the primary key.  SQLite only: it compares text
+    byte by byte, as the range needs (a PostgreSQL database's collation may not)."""
+    fragment = positions.c.fragment
+    head = _position_rows("level", fragment == bindparam("f"))
+    children = _position_rows(
+        "child_level", and_(fragment > bindparam("f"), fragment < bindparam("upper"))
     )
     return union_all(head, children)
 

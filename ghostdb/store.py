@@ -115,13 +115,18 @@ class Store:
         self._refs: dict[tuple[str, RuleSet], SolutionRef] = {}
         self._queries: dict[int, tuple[q.FastQuery, list[str]]] = {}
         self._statements: dict[tuple[str, Variant, str], Any] = {}
+        self._extended = (
+            q.FastQuery(q.extended_positions_statement(), engine.dialect)
+            if engine.dialect.name == "sqlite"
+            else None
+        )
         self._local = threading.local()
 
     def close(self) -> None:
         raw = getattr(self._local, "raw", None)
         if raw is not None:
             raw.close()
-            self._local.raw = None
+            del self._local.raw, self._local.driver
         self.engine.dispose()
 
     def __enter__(self) -> Store:
@@ -340,6 +345,20 @@ class Store:
             ref = self._ref(name, rules, refresh=retry)
             game = ref.game
             key = game.start() if not fragment else game.clean_key(fragment)
+            if game.children_extend_key and self._extended is not None:
+                rows = self._extended.run(
+                    self._dbapi(),
+                    {
+                        "solution_id": ref.id,
+                        "level": len(key),
+                        "child_level": len(key) + 1,
+                        "f": key,
+                        "upper": key + _HIGHEST,
+                    },
+                )
+                if rows and rows[0][0] == key:
+                    return _extended_position(name, game, key, rows)
+                continue
             candidates = game.candidates(key)
             query, names = self._positions_query(len(candidates))
             params: dict[str, Any] = dict(zip(names, (c for _, c in candidates), strict=True))
@@ -719,13 +738,15 @@ class Store:
     def _dbapi(self) -> Any:
         """This thread's raw DB-API connection for lookups, in autocommit mode so each
         query sees the latest published data."""
-        raw = getattr(self._local, "raw", None)
-        if raw is None:
+        try:
+            return self._local.driver
+        except AttributeError:
             raw = self.engine.raw_connection()
             if self.engine.dialect.name != "sqlite":  # SQLite's is autocommit already
                 raw.driver_connection.autocommit = True
             self._local.raw = raw
-        return raw.driver_connection
+            self._local.driver = raw.driver_connection
+            return self._local.driver
 
     def _dictionary_row(self, conn: Connection, name: str) -> Any:
         row = q.dictionary_by_name(conn, name)
@@ -836,7 +857,7 @@ def _position(
     return Position(
         name=name,
         game=game.name,
-        rules=game.rules.key,
+        rules=game.key,
         fragment=key,
         outcome=Outcome(head[2]),
         game_length=head[3],
@@ -848,6 +869,42 @@ def _position(
         reachable=bool(head[1]),
         to_move=game.to_move(key),
         plays=tuple(plays),
+        safe_seats=_seats(head[7]),
+        label=head[8],
+    )
+
+
+_HIGHEST = "\U0010ffff"
+_OUTCOMES = {o.value: o for o in Outcome}
+
+
+def _extended_position(name: str, game: Game, key: str, rows: Sequence[Any]) -> Position:
+    """`_position` for plain Ghost's range read: the head row first, then its plays in
+    key order, which is move order (each play's move is its last letter)."""
+    head = rows[0]
+    is_final = head[3] == 0
+    plays = ()
+    if not is_final:
+        plays = tuple(
+            Play(r[0][-1], r[0], _OUTCOMES[r[2]], r[3], r[3] == 0, _seats(r[7]), r[8])
+            for r in rows[1:]
+        )
+    best_next = head[4]
+    return Position(
+        name=name,
+        game=game.name,
+        rules=game.key,
+        fragment=key,
+        outcome=_OUTCOMES[head[2]],
+        game_length=head[3],
+        best_move=None if best_next is None else best_next[-1],
+        winning_moves=head[5],
+        drawing_moves=head[6],
+        is_final=is_final,
+        ending=game.ending(key) if is_final else None,
+        reachable=bool(head[1]),
+        to_move=game.to_move(key),
+        plays=plays,
         safe_seats=_seats(head[7]),
         label=head[8],
     )

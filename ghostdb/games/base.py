@@ -67,9 +67,14 @@ class Game(ABC):
     word_game: ClassVar[bool] = False
     """Word games have dictionaries and memorisable plans (``strategy``, ``openings --words``)."""
     position_noun: ClassVar[str] = "position"
+    children_extend_key: bool = False
+    """Every move appends one character to the key (plain Ghost): a position's children
+    are the keys of the next level that it begins, one range of the primary key."""
 
     def __init__(self, rules: Any) -> None:
         self.rules = rules
+        self.key = rules.key
+        """The rule set's key, e.g. ``chopsticks/5``."""
 
     # -- the whole graph ---------------------------------------------------------------------
 

@@ -50,6 +50,9 @@ class GhostGame(Game):
         super().__init__(rules)
         self.alphabet = alphabet
         self._moves = rules.candidate_moves(alphabet)
+        self.children_extend_key = rules.variant is Variant.GHOST
+        self.key = rules.key
+        self._players = rules.players
 
     def build(self, words: Sequence[str] | None = None) -> PositionGraph:
         from ghostdb import graph as builders  # numpy-heavy: only solving needs it
@@ -94,7 +97,7 @@ class GhostGame(Game):
         return len(key)
 
     def to_move(self, key: str, players: int | None = None) -> int | None:
-        return self.rules.player_to_move(key, players)
+        return len(key) % (players or self._players)  # every move adds one letter
 
     def candidates(self, key: str) -> list[tuple[str, str]]:
         variant = self.rules.variant
