@@ -22,8 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-
-import numpy as np
+from typing import Any
 
 from ghostdb.errors import BadMove, NotSolved
 from ghostdb.games.base import LOSS, NOT_FINAL, WIN, Game, PositionGraph
@@ -55,7 +54,9 @@ class GhostGame(Game):
         self._players = rules.players
 
     def build(self, words: Sequence[str] | None = None) -> PositionGraph:
-        from ghostdb import graph as builders  # numpy-heavy: only solving needs it
+        import numpy as np  # building only: lookups start without numpy
+
+        from ghostdb import graph as builders
 
         if not words:
             raise NotSolved("no words to build the game from")
@@ -181,5 +182,5 @@ def _insert_notation(letter: str, at: int, length: int) -> str:
     return f"{letter}@{at}"
 
 
-def _reorder(labels: list[str] | None, order: np.ndarray) -> list[str] | None:
+def _reorder(labels: list[str] | None, order: Any) -> list[str] | None:
     return None if labels is None else [labels[i] for i in order.tolist()]
