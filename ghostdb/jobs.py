@@ -16,7 +16,6 @@ import socket
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -264,34 +263,38 @@ def _rows(
     v: Values,
     p: plan_solver.Plans | None,
     safe: np.ndarray | None = None,
-) -> Iterator[tuple[Any, tuple[str, ...], list]]:
-    """(table, columns, rows): position rows, then plan rows, in key order and in chunks.
-
-    Built from whole-array ``tolist`` calls and shared string objects: the per-row
-    Python work, not the database, bounds the write speed.
-    """
+) -> Iterator[tuple[Any, tuple[str, ...], q.Columns]]:
+    """(table, columns, rows): position rows, then plan rows, in key order and in chunks,
+    column by column from whole-array ``tolist`` calls and shared string objects."""
     keys = graph.keys
-    lengths = v.length.tolist()
+    names = np.array(VALUE_NAMES, dtype=object)
+    lengths: Any = v.length.tolist()
+    if (v.length < 0).any():  # draws have no length
+        lengths = np.where(v.length < 0, None, v.length.astype(object)).tolist()
+    best = np.array([*keys, None], dtype=object)[v.best].tolist()  # -1 picks the None
     position_columns = [
+        job_id,
         graph.level.tolist(),
         keys,
         v.reachable.tolist(),
-        [VALUE_NAMES[x] for x in v.value.tolist()],
-        [n if n >= 0 else None for n in lengths] if (v.length < 0).any() else lengths,
-        [keys[b] if b >= 0 else None for b in v.best.tolist()],
+        names[v.value].tolist(),
+        lengths,
+        best,
         v.winning_moves.tolist(),
         v.drawing_moves.tolist(),
-        repeat(None) if safe is None else safe.tolist(),
-        repeat(None) if graph.labels is None else graph.labels,
+        None if safe is None else safe.tolist(),
+        None if graph.labels is None else graph.labels,
     ]
-    yield from _chunks(job_id, positions, POSITION_COLUMNS, position_columns)
+    yield from _chunks(positions, POSITION_COLUMNS, position_columns, graph.size)
     if p is None:
         return
     reach = np.flatnonzero(v.reachable)
+    key_array = np.array([*keys, None], dtype=object)
     plan_columns = [
+        job_id,
         graph.level[reach].tolist(),
-        [keys[i] for i in reach.tolist()],
-        [keys[b] if b >= 0 else None for b in p.plan[reach].tolist()],
+        key_array[reach].tolist(),
+        key_array[p.plan[reach]].tolist(),
         p.mover_lossiness[reach].tolist(),
         p.mover_outcomes[reach].tolist(),
         p.mover_letters[reach].tolist(),
@@ -299,22 +302,14 @@ def _rows(
         p.waiter_outcomes[reach].tolist(),
         p.waiter_letters[reach].tolist(),
     ]
-    yield from _chunks(job_id, plans, PLAN_COLUMNS, plan_columns)
+    yield from _chunks(plans, PLAN_COLUMNS, plan_columns, len(reach))
 
 
 def _chunks(
-    job_id: int, table: Any, names: tuple[str, ...], columns: list[Any]
-) -> Iterator[tuple[Any, tuple[str, ...], list]]:
-    """Rows in chunks; a column may be ``repeat(value)`` for the same value in every row."""
-    n = len(columns[1])
-
-    def part(column: Any, lo: int, hi: int) -> Any:
-        return repeat(None, hi - lo) if isinstance(column, repeat) else column[lo:hi]
-
+    table: Any, names: tuple[str, ...], columns: list[Any], n: int
+) -> Iterator[tuple[Any, tuple[str, ...], q.Columns]]:
+    """Chunks of rows, for progress; a column that is not a list is one value for all."""
     for lo in range(0, n, CHUNK_ROWS):
         hi = min(lo + CHUNK_ROWS, n)
-        yield (
-            table,
-            names,
-            list(zip(repeat(job_id, hi - lo), *(part(c, lo, hi) for c in columns), strict=True)),
-        )
+        part = [c[lo:hi] if isinstance(c, list) else c for c in columns]
+        yield table, names, q.Columns(hi - lo, part)
