@@ -196,6 +196,10 @@ def solve(
         ),
     ] = False,
     force: Annotated[bool, typer.Option(help="Solve again even if already solved.")] = False,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", min=1, max=64, help="Worker processes for several rule sets."),
+    ] = 1,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     db: DbOption = None,
 ) -> None:
@@ -217,12 +221,13 @@ def solve(
             rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers, players)
         ]
     # A game needs no ingested list, so solving one may create the database.
+    noun = "fragments" if game_name(name) == "ghost" else "positions"
     with store_for(db, create=game_name(name) != "ghost") as store:
-        for chosen in rule_sets:
-            label = chosen.key if every else ""
-            with _progress(quiet, label) as progress:
-                result = store.solve(name, chosen, force=force, progress=progress)
-            noun = "fragments" if game_name(name) == "ghost" else "positions"
+        if jobs > 1 and len(rule_sets) > 1:
+            results = store.solve_many(name, rule_sets, jobs=jobs, force=force)
+        else:
+            results = _one_by_one(store, name, rule_sets, force, quiet, every)
+        for chosen, result in results:
             if result.skipped:
                 emit(
                     f"{name} is already solved for {chosen.describe()}: nothing to do "
@@ -235,6 +240,15 @@ def solve(
                 )
     if every:
         emit(f"`ghostdb report {name}` shows them side by side")
+
+
+def _one_by_one(
+    store: Store, name: str, rule_sets: list[RuleSet], force: bool, quiet: bool, every: bool
+) -> Iterator[tuple[RuleSet, Any]]:
+    """Solve in this process, with a progress bar each."""
+    for chosen in rule_sets:
+        with _progress(quiet, chosen.key if every else "") as progress:
+            yield chosen, store.solve(name, chosen, force=force, progress=progress)
 
 
 @contextmanager
