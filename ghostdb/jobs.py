@@ -22,10 +22,11 @@ import numpy as np
 from sqlalchemy.engine import Engine
 
 from ghostdb import queries as q
-from ghostdb.errors import NotSolved, SolveFailed, UnknownDictionary
+from ghostdb.db import serialise, writing
+from ghostdb.errors import Interrupted, NotSolved, SolveFailed, UnknownDictionary
 from ghostdb.graph import Graph, build_graph
 from ghostdb.rules import Rules
-from ghostdb.schema import plans, positions
+from ghostdb.schema import plans, positions, solutions
 from ghostdb.solver import SOLVER_VERSION, Solved, solve
 
 # (stage, units done so far, total units) for progress bars.
@@ -79,7 +80,7 @@ def _pid_alive(pid: int) -> bool:
 def reap_interrupted(engine: Engine) -> int:
     """Mark ``failed`` the running jobs of this host whose process is gone; return how many."""
     host = socket.gethostname()
-    with engine.begin() as conn:
+    with writing(engine) as conn:
         dead = [
             job
             for job in q.running_jobs(conn)
@@ -106,7 +107,7 @@ def run_solve(
 ) -> SolveResult:
     """Solve dictionary ``name`` under ``rules`` and publish the result (see module doc)."""
     reap_interrupted(engine)
-    with engine.begin() as conn:
+    with writing(engine) as conn:
         dictionary = q.dictionary_by_name(conn, name)
         if dictionary is None:
             raise UnknownDictionary.named(name)
@@ -155,7 +156,7 @@ def run_solve(
 
         solved = solve(graph, misere=rules.misere, progress=tick)
         reachable_count = int(solved.reachable.sum())
-        with engine.begin() as conn:
+        with writing(engine) as conn:
             written = 0
             total = graph.size + reachable_count
             for table, columns, chunk in _rows(job_id, graph, solved):
@@ -163,6 +164,7 @@ def run_solve(
                 written += len(chunk)
                 if progress:
                     progress("write", written, total)
+            serialise(conn, solutions)  # publishers take turns
             q.supersede(conn, dictionary.id, rules, keep=job_id)
             q.update_job(
                 conn,
@@ -179,11 +181,13 @@ def run_solve(
         _mark_failed(engine, job_id, exc)
         if isinstance(exc, Exception) and not isinstance(exc, NotSolved):
             raise SolveFailed(f"solving {name} ({rules.key}) failed: {exc}") from exc
+        if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, Interrupted):
+            raise Interrupted("interrupted: nothing was published") from exc
         raise
     finally:
         restore()
     seconds = time.perf_counter() - started
-    with engine.begin() as conn:
+    with writing(engine) as conn:
         q.delete_unpublished_rows(conn, dictionary.id, rules)
         q.refresh_statistics(conn, positions, plans)
     return SolveResult(job_id, False, graph.size, reachable_count, len(all_words), seconds)
@@ -191,7 +195,7 @@ def run_solve(
 
 def _mark_failed(engine: Engine, job_id: int, exc: BaseException) -> None:
     reason = "interrupted" if isinstance(exc, KeyboardInterrupt | SystemExit) else str(exc)
-    with engine.begin() as conn:
+    with writing(engine) as conn:
         q.update_job(
             conn,
             job_id,
