@@ -111,6 +111,13 @@ def make_engine(url: str | None = None, *, create: bool = True, readonly: bool =
         parsed = make_url(url)
     except (ArgumentError, ValueError) as exc:
         raise DatabaseError(describe(exc, url)) from None
+    try:
+        with warnings.catch_warnings():
+            # e.g. URL options the driver ignores: a mistake to point out, not to skip.
+            warnings.simplefilter("error", SAWarning)
+            engine = create_engine(parsed)
+    except (ArgumentError, ImportError, SAWarning) as exc:
+        raise DatabaseError(describe(exc, url)) from None
     path = sqlite_path(url)
     if path is not None:
         if (readonly or not create) and not path.exists():
@@ -121,13 +128,6 @@ def make_engine(url: str | None = None, *, create: bool = True, readonly: bool =
             raise DatabaseError(f"{str(path)!r} is a directory, not a database file")
         if not path.parent.is_dir():
             raise DatabaseError(f"no folder {str(path.parent)!r} for the database: create it first")
-    try:
-        with warnings.catch_warnings():
-            # e.g. URL options the driver ignores: a mistake to point out, not to skip.
-            warnings.simplefilter("error", SAWarning)
-            engine = create_engine(parsed)
-    except (ArgumentError, ImportError, SAWarning) as exc:
-        raise DatabaseError(describe(exc, url)) from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_connect(readonly))
         event.listen(engine, "begin", _sqlite_begin)
@@ -309,8 +309,15 @@ def _foreign(where: str) -> DatabaseError:
     )
 
 
-def ensure_schema(engine: Engine) -> None:
-    """Bring the database to the head revision; refuse one written by a newer ghostdb.
+def _empty(where: str) -> DatabaseError:
+    return DatabaseError(
+        f"the database {where} is empty: ingest a word list first (ghostdb ingest PATH)"
+    )
+
+
+def ensure_schema(engine: Engine, *, create: bool = True) -> None:
+    """Bring the database to the head revision; refuse one written by a newer ghostdb,
+    and (unless ``create``) one with no schema yet.
 
     Checked again under the write lock, so that processes opening a fresh database at
     the same moment create its schema once.
@@ -327,6 +334,8 @@ def ensure_schema(engine: Engine) -> None:
             raise _newer(state)
         if state.foreign:
             raise _foreign(display_name(str(engine.url)))
+        if state.state == "empty" and not create:
+            raise _empty(display_name(str(engine.url)))
         from alembic import command
 
         command.upgrade(alembic_config(conn), "head")
@@ -344,9 +353,7 @@ def check_schema(engine: Engine) -> None:
     if state.foreign:
         raise _foreign(where)
     if state.state == "empty":
-        raise DatabaseError(
-            f"the database {where} is empty: ingest a word list first (ghostdb ingest PATH)"
-        )
+        raise _empty(where)
     raise DatabaseError(
         f"the database {where} has schema revision {state.revision!r} from an older "
         "ghostdb: run `ghostdb db upgrade` first"
@@ -357,14 +364,14 @@ def open_engine(url: str | None = None, *, create: bool = True, readonly: bool =
     """An engine for a database ready to use, or DatabaseError saying why not.
 
     ``readonly``: the database must exist at the head revision, and nothing is written.
-    Otherwise it is created (unless ``create=False``) or upgraded as needed.
+    Otherwise it is upgraded as needed, and created (file and schema) only if ``create``.
     """
     engine = make_engine(url, create=create, readonly=readonly)
     try:
         if readonly:
             check_schema(engine)
         else:
-            ensure_schema(engine)
+            ensure_schema(engine, create=create)
     except (SQLAlchemyError, sqlite3.Error, OSError) as exc:
         engine.dispose()
         raise DatabaseError(describe(exc, str(engine.url))) from exc

@@ -103,6 +103,7 @@ def _describe(exc: BaseException, url: str | None) -> str:
         SQLAlchemyError,
     )
 
+    url = _masked(url)
     where = _where(url)
     if isinstance(exc, GhostdbError):
         cause = exc.__cause__
@@ -262,6 +263,11 @@ def _os(exc: OSError, url: str | None, where: str) -> str:
     if exc.errno == errno.ENOMEM:
         return _describe(MemoryError(), url)
     return f"{exc.strerror or type(exc).__name__}: {name}"
+
+
+def _masked(url: str | None) -> str | None:
+    """``url`` without its password, even where it does not parse."""
+    return re.sub(r"(://[^:/@?#]*:)[^@/]*@", r"\1***@", url) if url else url
 
 
 def _where(url: str | None) -> str:
