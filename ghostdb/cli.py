@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -13,7 +14,7 @@ import typer
 from typer.core import TyperGroup
 
 from ghostdb import render
-from ghostdb.errors import Interrupted, describe
+from ghostdb.errors import GhostdbError, Interrupted, describe
 from ghostdb.rules import Rules, Variant, standard_rule_sets
 from ghostdb.store import Store, open_store
 
@@ -67,6 +68,8 @@ class GhostdbGroup(TyperGroup):
             raise
         except Exception as exc:
             if hasattr(exc, "format_message"):  # usage mistakes: see `main`
+                raise
+            if os.environ.get("GHOSTDB_DEBUG"):  # the traceback, for a bug report
                 raise
             fail(describe(exc, _opened.get()))
         except MemoryError as exc:
@@ -148,6 +151,8 @@ def store_for(db: str | None, *, create: bool = False, write: bool = False) -> I
     except KeyboardInterrupt as exc:
         stop(exc)
     except (Exception, MemoryError) as exc:
+        if os.environ.get("GHOSTDB_DEBUG") and not isinstance(exc, GhostdbError):
+            raise
         fail(describe(exc, url))
 
 

@@ -83,7 +83,7 @@ class Interrupted(KeyboardInterrupt):
 # returns one line; it names the database as the user gave it (never with a password).
 
 HELP_URL = "use a file path, sqlite:///PATH or postgresql+psycopg://USER@HOST/NAME"
-BUG = "this is a bug in ghostdb: please report it with the command that caused it"
+BUG = "a bug in ghostdb: please report it with the command; GHOSTDB_DEBUG=1 shows where"
 
 
 def describe(exc: BaseException, url: str | None = None) -> str:
