@@ -72,8 +72,9 @@ def open_store(url: str | None = None, *, create: bool = True, readonly: bool = 
     """Open (and if needed create or upgrade) the database at ``url``.
 
     ``url`` is a SQLAlchemy URL or a file path; by default ``$GHOSTDB_URL`` or
-    ``./ghost.db``.  With ``create=False`` a missing SQLite file raises DatabaseError;
-    ``readonly`` opens an existing database at the current schema and never writes.
+    ``./ghost.db``.  With ``create=False`` a missing file, or one with no schema, raises
+    DatabaseError; ``readonly`` opens an existing database at the current schema and
+    never writes.
     """
     return Store(open_engine(url, create=create, readonly=readonly))
 
