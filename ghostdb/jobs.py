@@ -22,10 +22,11 @@ import numpy as np
 from sqlalchemy.engine import Engine
 
 from ghostdb import queries as q
-from ghostdb.errors import NotSolved, SolveFailed, UnknownDictionary
+from ghostdb.db import serialise, writing
+from ghostdb.errors import Interrupted, NotSolved, SolveFailed, UnknownDictionary
 from ghostdb.games import RuleSet, check_rules, game_name, game_of
 from ghostdb.games.base import VALUE_NAMES, PositionGraph
-from ghostdb.schema import plans, positions
+from ghostdb.schema import plans, positions, solutions
 from ghostdb.solvers import SOLVER_VERSION, Values, safety, solve
 from ghostdb.solvers import plans as plan_solver
 
@@ -102,7 +103,7 @@ def interrupted(job: Any) -> bool:
 
 def reap_interrupted(engine: Engine) -> int:
     """Mark ``failed`` the running jobs of this host whose process is gone; return how many."""
-    with engine.begin() as conn:
+    with writing(engine) as conn:
         dead = [job for job in q.running_jobs(conn) if interrupted(job)]
         for job in dead:
             q.update_job(
@@ -127,7 +128,7 @@ def run_solve(
     check_rules(name, rules)
     game_kind = game_name(name)
     reap_interrupted(engine)
-    with engine.begin() as conn:
+    with writing(engine) as conn:
         dictionary_id, words_sha, alphabet = None, None, ""
         if game_kind == "ghost":
             dictionary = q.dictionary_by_name(conn, name)
@@ -195,7 +196,7 @@ def run_solve(
         two_player_words = game.word_game and safe is None
         plan_values = plan_solver.solve(graph, values) if two_player_words else None
         reachable_count = int(values.reachable.sum())
-        with engine.begin() as conn:
+        with writing(engine) as conn:
             written = 0
             total = graph.size + (reachable_count if plan_values is not None else 0)
             for table, columns, chunk in _rows(job_id, graph, values, plan_values, safe):
@@ -205,6 +206,7 @@ def run_solve(
                     progress("write", written, total)
             if progress:
                 progress("publish", 0, 1)
+            serialise(conn, solutions)  # publishers take turns
             q.supersede(conn, game_kind, dictionary_id, rules.key, keep=job_id)
             q.update_job(
                 conn,
@@ -221,11 +223,13 @@ def run_solve(
         _mark_failed(engine, job_id, exc)
         if isinstance(exc, Exception) and not isinstance(exc, NotSolved):
             raise SolveFailed(f"solving {name} ({rules.key}) failed: {exc}") from exc
+        if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, Interrupted):
+            raise Interrupted("interrupted: nothing was published") from exc
         raise
     finally:
         restore()
     seconds = time.perf_counter() - started
-    with engine.begin() as conn:
+    with writing(engine) as conn:
         q.delete_unpublished_rows(conn, game_kind, dictionary_id, rules.key)
         q.refresh_statistics(conn, positions, plans)
     word_count = None if all_words is None else len(all_words)
@@ -234,7 +238,7 @@ def run_solve(
 
 def _mark_failed(engine: Engine, job_id: int, exc: BaseException) -> None:
     reason = "interrupted" if isinstance(exc, KeyboardInterrupt | SystemExit) else str(exc)
-    with engine.begin() as conn:
+    with writing(engine) as conn:
         q.update_job(
             conn,
             job_id,

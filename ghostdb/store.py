@@ -23,15 +23,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import SQLAlchemyError
 
 from ghostdb import games as g
 from ghostdb import queries as q
 from ghostdb import wordlists
-from ghostdb.db import current_revision, ensure_schema, make_engine
+from ghostdb.db import current_revision, open_engine, serialise, writing
 from ghostdb.errors import (
     BadMove,
-    DatabaseError,
     DeadFragment,
     MissingPlans,
     NameConflict,
@@ -91,20 +89,15 @@ class IngestResult:
     message: str
 
 
-def open_store(url: str | None = None, *, create: bool = True) -> Store:
+def open_store(url: str | None = None, *, create: bool = True, readonly: bool = False) -> Store:
     """Open (and if needed create or upgrade) the database at ``url``.
 
     ``url`` is a SQLAlchemy URL or a file path; by default ``$GHOSTDB_URL`` or
-    ``./ghost.db``.  With ``create=False`` a missing SQLite file raises DatabaseError.
+    ``./ghost.db``.  With ``create=False`` a missing file, or one with no schema, raises
+    DatabaseError; ``readonly`` opens an existing database at the current schema and
+    never writes.
     """
-    engine = make_engine(url, create=create)
-    try:
-        ensure_schema(engine)
-    except SQLAlchemyError as exc:
-        engine.dispose()
-        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-        raise DatabaseError(f"cannot use the database at {engine.url!r}: {reason}") from None
-    return Store(engine)
+    return Store(open_engine(url, create=create, readonly=readonly))
 
 
 class Store:
@@ -188,7 +181,8 @@ class Store:
             "ingested_at": q.now(),
             "report": json.dumps(word_list.report.as_dict()),
         }
-        with self.engine.begin() as conn:
+        with writing(self.engine) as conn:
+            serialise(conn, q.dictionaries)  # two ingests of one name take turns
             existing = q.dictionary_by_name(conn, name)
             if existing is not None and existing.sha256 == sha:
                 # Reports from before options were stored count as the defaults.
