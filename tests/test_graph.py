@@ -38,12 +38,16 @@ def reference(words: list[str], game: str, min_length: int) -> Reference:
     game_words = {w for w in words if len(w) >= min_length}
     alphabet = sorted(set("".join(game_words)))
     index = {c: i for i, c in enumerate(alphabet)}
-    infixes = {w[i:j] for w in game_words for i in range(len(w) + 1) for j in range(i, len(w) + 1)}
     labels = None
     if game == "ghost":
         nodes = {w[:i] for w in game_words for i in range(len(w) + 1)}
         finals = set(game_words)
-    elif game == "anagram":
+        infixes = set()
+    else:
+        # Infixes are the prefixes of suffixes (of distinct suffixes: far fewer slices).
+        suffixes = {w[i:] for w in game_words for i in range(len(w))}
+        infixes = {s[:j] for s in suffixes for j in range(len(s) + 1)} | {""}
+    if game == "anagram":
         arrangements = defaultdict(set)
         for f in infixes:
             arrangements["".join(sorted(f))].add(f)
@@ -55,15 +59,16 @@ def reference(words: list[str], game: str, min_length: int) -> Reference:
             else min(said - game_words)
             for key, said in arrangements.items()
         }
-    else:
+    elif game != "ghost":
         nodes = infixes
         finals = set(game_words)
 
     edges: dict[tuple[str, str], int] = {}
+    not_final = nodes - finals
 
     def play(parent: str, child: str, rank: int) -> None:
-        if parent in nodes and parent not in finals:
-            edges[parent, child] = min(rank, edges.get((parent, child), rank))
+        if parent in not_final and rank < edges.get((parent, child), rank + 1):
+            edges[parent, child] = rank
 
     for c in nodes - {""}:
         if game in ("ghost", "super", "superduper"):
@@ -94,21 +99,23 @@ def build(words: list[str], game: str, min_length: int) -> Graph:
 def assert_matches(graph: Graph, ref: Reference, game: str) -> None:
     assert graph.fragments == ref.nodes
     assert graph.is_word.dtype == bool
-    assert {f for f, w in zip(graph.fragments, graph.is_word, strict=True) if w} == ref.finals
+    assert {graph.fragments[i] for i in np.flatnonzero(graph.is_word)} == ref.finals
     for array in (graph.edge_parent, graph.edge_child, graph.edge_rank):
         assert array.dtype == np.int32
-    parents, children, ranks = (
-        a.tolist() for a in (graph.edge_parent, graph.edge_child, graph.edge_rank)
+    # Edges compared as sorted integer keys of (parent, child, rank), nodes numbered in
+    # sorted order.
+    number = {f: i for i, f in enumerate(ref.nodes)}
+    n, ranks = len(ref.nodes), 1 << 20  # ranks stay below 300 letters * 256 places
+    expected = np.fromiter(
+        ((number[p] * n + number[c]) * ranks + r for (p, c), r in ref.edges.items()),
+        dtype=np.int64,
+        count=len(ref.edges),
     )
-    got = [
-        (graph.fragments[p], graph.fragments[c], r)
-        for p, c, r in zip(parents, children, ranks, strict=True)
-    ]
-    assert len(got) == len(ref.edges)
-    assert set(got) == {(p, c, r) for (p, c), r in ref.edges.items()}
+    got = (graph.edge_parent.astype(np.int64) * n + graph.edge_child) * ranks + graph.edge_rank
+    assert np.array_equal(np.sort(got), np.sort(expected))
     # By parent, then rank; a parent never has two plays of one rank.
-    order = list(zip(parents, ranks, strict=True))
-    assert order == sorted(set(order))
+    order = graph.edge_parent.astype(np.int64) * (1 << 32) + graph.edge_rank
+    assert np.all(np.diff(order) > 0)
     if ref.labels is None:
         assert graph.labels is None
     else:
