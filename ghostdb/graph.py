@@ -228,25 +228,19 @@ class _Trie:
 
     codes: np.ndarray
     src: np.ndarray  # int64
-    depth: np.ndarray  # int64
-    parent: np.ndarray  # int64: the node minus its last letter; -1 at the root
-    end: np.ndarray  # int64: the node of each string
-    levels: list[np.ndarray]  # the nodes of each depth, ascending
+    depth: np.ndarray  # int32
+    parent: np.ndarray  # int32: the node minus its last letter; -1 at the root
+    last: np.ndarray  # int32: the code of the node's last letter; 0 at the root
+    end: np.ndarray  # int32: the node of each string
+    levels: list[np.ndarray]  # int32: the nodes of each depth, ascending
 
     @property
     def size(self) -> int:
         return len(self.depth)
 
     def letters(self, nodes: np.ndarray, index: np.ndarray | int) -> np.ndarray:
-        """Letter ``index`` of each node's string."""
-        return self.codes[self.src[nodes] + index].astype(np.int64)
-
-    @property
-    def last(self) -> np.ndarray:
-        """Each node's last letter (0 at the root)."""
-        last = self.letters(np.arange(self.size), self.depth - 1)
-        last[0] = 0
-        return last
+        """The code of letter ``index`` of each node."""
+        return self.codes[self.src[nodes] + index].astype(np.int32)
 
 
 def _prefix_trie(codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> _Trie:
@@ -255,32 +249,37 @@ def _prefix_trie(codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> 
     Each string adds the prefixes longer than its common prefix with the string before,
     in order: that is the preorder walk of the trie.
     """
-    shared = np.zeros(len(starts), dtype=np.int64)
+    shared = np.zeros(len(starts), dtype=np.int32)
     shared[1:] = _common_prefix_lengths(codes, starts[:-1], starts[1:], lengths[:-1], lengths[1:])
-    added = lengths - shared
-    first = 1 + np.cumsum(added) - added  # node of each string's first new prefix
-    owner = np.repeat(np.arange(len(starts)), added)
+    added = (lengths - shared).astype(np.int32)
+    first = 1 + np.cumsum(added, dtype=np.int64) - added  # each string's first new node
+    if first[-1] + added[-1] > np.iinfo(np.int32).max:
+        raise NotSolved("too many fragments: node numbers must fit in 32 bits")
+    first = first.astype(np.int32)
+    owner = np.repeat(np.arange(len(starts), dtype=np.int32), added)
     n = 1 + len(owner)
-    depth = np.zeros(n, dtype=np.int64)
-    depth[1:] = shared[owner] + 1 + np.arange(n - 1) - (first[owner] - 1)
+    depth = np.zeros(n, dtype=np.int32)
+    depth[1:] = np.arange(n - 1, dtype=np.int32) - np.repeat(first - 2 - shared, added)
     src = np.zeros(n, dtype=np.int64)
-    src[1:] = starts[owner]
+    src[1:] = np.repeat(starts, added)
+    last = codes[src + depth - 1].astype(np.int32)
+    last[0] = 0
 
-    by_depth = np.argsort(depth.astype(np.int16), kind="stable")
+    by_depth = np.argsort(depth.astype(np.int16), kind="stable").astype(np.int32)
     bounds = np.searchsorted(depth[by_depth], np.arange(depth.max() + 2))
     levels = [by_depth[bounds[d] : bounds[d + 1]] for d in range(len(bounds) - 1)]
 
     # A node's parent is the node before it, except for the first new prefix of each
-    # string: that hangs from the shared prefix, the last node of that depth before it.
-    parent = np.arange(-1, n - 1, dtype=np.int64)
+    # string: that hangs from the shared prefix, the last node of that depth before it,
+    # found among (depth, node) keys.  Queries in sorted order search faster.
+    parent = np.arange(-1, n - 1, dtype=np.int32)
     new = added > 0
     hang, at = first[new], shared[new]
-    # Search for (depth, node) keys; the queries go in sorted order, which is faster.
-    key = depth[by_depth] * n + by_depth
+    key = depth[by_depth].astype(np.int64) * n + by_depth
     query_order = np.argsort(at.astype(np.int16), kind="stable")
-    found = np.searchsorted(key, at[query_order] * n + hang[query_order]) - 1
-    parent[hang[query_order]] = by_depth[found]
-    return _Trie(codes, src, depth, parent, first + added - 1, levels)
+    hang, at = hang[query_order], at[query_order]
+    parent[hang] = by_depth[np.searchsorted(key, at.astype(np.int64) * n + hang) - 1]
+    return _Trie(codes, src, depth, parent, last, first + added - 1, levels)
 
 
 class _PairIndex:
@@ -289,18 +288,23 @@ class _PairIndex:
     def __init__(self, trie: _Trie, owner: np.ndarray, letter: np.ndarray) -> None:
         self._levels = []
         for nodes in trie.levels:
-            keys = owner[nodes] << _KEY_SHIFT | letter[nodes]
+            keys = _pair_keys(owner[nodes], letter[nodes])
             order = _argsort_distinct(keys - keys.min(initial=0))
             self._levels.append((keys[order], nodes[order]))
 
     def find(self, depth: int, owners: np.ndarray, letters: np.ndarray) -> np.ndarray:
         """The node of ``depth`` under each (owner, letter); -1 where none (or owner -1)."""
         keys, nodes = self._levels[depth]
-        wanted = owners << _KEY_SHIFT | letters
+        wanted = _pair_keys(owners, letters)
         if not len(keys):
-            return np.full(wanted.shape, -1, dtype=np.int64)
-        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
-        return np.where(keys[at] == wanted, nodes[at], -1)
+            return np.full(wanted.shape, -1, dtype=np.int32)
+        at = np.searchsorted(keys, wanted)
+        at[at == len(keys)] = 0
+        return np.where(keys[at] == wanted, nodes[at], np.int32(-1))
+
+
+def _pair_keys(owners: np.ndarray, letters: np.ndarray) -> np.ndarray:
+    return owners.astype(np.int64) << _KEY_SHIFT | letters
 
 
 def _appends(trie: _Trie) -> _PairIndex:
@@ -313,11 +317,10 @@ def _without_first(trie: _Trie, appends: _PairIndex) -> np.ndarray:
 
     ``cab`` minus its first letter is ``ca`` minus its first letter, plus ``b``.
     """
-    out = np.zeros(trie.size, dtype=np.int64)  # depth 0 and 1: the root
-    last = trie.last
+    out = np.zeros(trie.size, dtype=np.int32)  # depth 0 and 1: the root
     for d in range(2, len(trie.levels)):
         nodes = trie.levels[d]
-        out[nodes] = appends.find(d - 1, out[trie.parent[nodes]], last[nodes])
+        out[nodes] = appends.find(d - 1, out[trie.parent[nodes]], trie.last[nodes])
     return out
 
 
@@ -327,14 +330,12 @@ def _reversals(trie: _Trie, without_first: np.ndarray) -> np.ndarray:
     ``cab`` reversed is ``b`` put before ``ca`` reversed: a lookup by (the node minus
     its first letter, first letter).
     """
-    nodes = np.arange(trie.size)
-    prepends = _PairIndex(trie, without_first, trie.letters(nodes, 0))
-    out = np.full(trie.size, -1, dtype=np.int64)
+    prepends = _PairIndex(trie, without_first, trie.letters(np.arange(trie.size), 0))
+    out = np.full(trie.size, -1, dtype=np.int32)
     out[0] = 0
-    last = trie.last
     for d in range(1, len(trie.levels)):
         nodes = trie.levels[d]
-        out[nodes] = prepends.find(d, out[trie.parent[nodes]], last[nodes])
+        out[nodes] = prepends.find(d, out[trie.parent[nodes]], trie.last[nodes])
     return out
 
 
@@ -345,16 +346,15 @@ def _deletions(trie: _Trie, appends: _PairIndex) -> Iterator[tuple[np.ndarray, n
     ``abcd`` without letter 1 is ``abc`` without letter 1, plus ``d``; without its last
     letter it is the parent.
     """
-    place = np.empty(trie.size, dtype=np.int64)  # each node's row in its level
+    place = np.empty(trie.size, dtype=np.int32)  # each node's row in its level
     for nodes in trie.levels:
-        place[nodes] = np.arange(len(nodes))
-    last = trie.last
-    above = np.zeros((1, 0), dtype=np.int64)
+        place[nodes] = np.arange(len(nodes), dtype=np.int32)
+    above = np.zeros((1, 0), dtype=np.int32)
     for d in range(1, len(trie.levels)):
         nodes = trie.levels[d]
         parents = trie.parent[nodes]
-        rows = np.empty((len(nodes), d), dtype=np.int64)
-        rows[:, :-1] = appends.find(d - 1, above[place[parents]], last[nodes][:, None])
+        rows = np.empty((len(nodes), d), dtype=np.int32)
+        rows[:, :-1] = appends.find(d - 1, above[place[parents]], trie.last[nodes][:, None])
         rows[:, -1] = parents
         yield nodes, rows
         above = rows
@@ -380,7 +380,7 @@ def _sorted_edges(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Edges in the order the solver wants them: by parent, then move order (a parent has
     one play of each rank)."""
-    order = _argsort_distinct(parent * (int(rank.max(initial=0)) + 1) + rank)
+    order = _argsort_distinct(parent.astype(np.int64) * (int(rank.max(initial=0)) + 1) + rank)
     return (
         parent[order].astype(np.int32),
         child[order].astype(np.int32),
@@ -395,13 +395,12 @@ def _infix_trie(text: _Text) -> tuple[_Trie, np.ndarray]:
     """The trie of every infix of the words (the prefixes of their suffixes), and whether
     each node is a word."""
     letter = text.codes[: len(text.codes) - _letters_per_key(text.codes.dtype)] != 0
-    starts = np.flatnonzero(letter)
+    starts = np.flatnonzero(letter).astype(np.int32)
     # Letters left in its word from each position: count down from each word's end.
-    word_end = np.repeat(text.starts + text.lengths, text.lengths)
-    lengths = word_end - starts
+    lengths = np.repeat((text.starts + text.lengths).astype(np.int32), text.lengths) - starts
     order, distinct = _sort_strings(text.codes, starts, lengths)
-    suffix_of = np.empty(len(starts), dtype=np.int64)  # distinct suffix of each position
-    suffix_of[order] = np.cumsum(distinct) - 1
+    suffix_of = np.empty(len(starts), dtype=np.int32)  # distinct suffix of each position
+    suffix_of[order] = np.cumsum(distinct, dtype=np.int32) - 1
     keep = order[distinct]
     trie = _prefix_trie(text.codes, starts[keep], lengths[keep])
     is_word = np.zeros(trie.size, dtype=bool)
@@ -416,33 +415,14 @@ def build_graph(words: Iterable[str], rules: Rules) -> Graph:
         trie = _prefix_trie(text.codes, text.starts, text.lengths)
         is_word = np.zeros(trie.size, dtype=bool)
         is_word[trie.end] = True
+        # The only play into a node is from its parent; none from a word.
+        child = np.arange(1, trie.size, dtype=np.int32)
+        parent = trie.parent[1:]
+        keep = ~is_word[parent]
+        edges = _sorted_edges(parent[keep], child[keep], (trie.last[1:][keep] - 1) * 4)
     else:
         trie, is_word = _infix_trie(text)
-
-    # The plays into each node (one column each), in move order within a letter.
-    child = np.arange(1, trie.size)
-    last = trie.last[child] - 1
-    sources = [(trie.parent[child], last * 4 + Form.APPEND)]
-    if rules.variant is not Variant.GHOST:
-        first = trie.letters(child, 0) - 1
-        without_first = _without_first(trie, _appends(trie))
-        sources.append((without_first[child], first * 4 + Form.PREPEND))
-        if rules.variant is Variant.SUPERDUPER:
-            # Reverse then add: the parent, reversed, is the node minus its last (first) letter.
-            reverse = _reversals(trie, without_first)
-            sources.append((reverse[trie.parent[child]], last * 4 + Form.REVERSE_APPEND))
-            sources.append((reverse[without_first[child]], first * 4 + Form.REVERSE_PREPEND))
-    parents = np.stack([p for p, _ in sources])
-    ranks = np.stack([r for _, r in sources])
-    # Keep plays from fragments that are not words, and of two plays between the same
-    # fragments only the first in move order.
-    keep = parents >= 0
-    keep[keep] = ~is_word[parents[keep]]
-    for i in range(len(sources)):
-        for j in range(len(sources)):
-            if i != j:
-                keep[i] &= (parents[i] != parents[j]) | (ranks[i] < ranks[j])
-    edges = _sorted_edges(parents[keep], np.broadcast_to(child, parents.shape)[keep], ranks[keep])
+        edges = _super_edges(trie, is_word, rules.variant)
     return Graph(
         fragments=_decode(text, text.codes, trie.src, trie.depth),
         is_word=is_word,
@@ -452,6 +432,35 @@ def build_graph(words: Iterable[str], rules: Rules) -> Graph:
         alphabet=text.alphabet,
         variant=rules.variant,
     )
+
+
+def _super_edges(
+    trie: _Trie, is_word: np.ndarray, variant: Variant
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The plays of SuperGhost or SuperDuperGhost over the trie of infixes."""
+    # The plays into each node, one row per form, in move order within a letter.
+    child = np.arange(1, trie.size, dtype=np.int32)
+    last = (trie.last[1:] - 1) * 4
+    first = (trie.letters(child, 0) - 1) * 4
+    without_first = _without_first(trie, _appends(trie))
+    sources = [(trie.parent[1:], last + Form.APPEND), (without_first[1:], first + Form.PREPEND)]
+    if variant is Variant.SUPERDUPER:
+        # Reverse then add: the parent, reversed, is the node minus its last (first) letter.
+        reverse = _reversals(trie, without_first)
+        sources.append((reverse[trie.parent[1:]], last + Form.REVERSE_APPEND))
+        sources.append((reverse[without_first[1:]], first + Form.REVERSE_PREPEND))
+    parents = np.stack([p for p, _ in sources])
+    ranks = np.stack([r for _, r in sources])
+    del sources
+    # Plays from fragments that are not words; of two plays between the same fragments,
+    # only the first in move order.
+    keep = parents >= 0
+    keep[keep] = ~is_word[parents[keep]]
+    for i in range(len(parents)):
+        for j in range(len(parents)):
+            if i != j:
+                keep[i] &= (parents[i] != parents[j]) | (ranks[i] < ranks[j])
+    return _sorted_edges(parents[keep], np.broadcast_to(child, parents.shape)[keep], ranks[keep])
 
 
 def build_insert_graph(words: Iterable[str], min_length: int) -> Graph:
@@ -515,26 +524,26 @@ def build_anagram_graph(words: Iterable[str], min_length: int) -> Graph:
     key_starts = np.arange(infixes.size, dtype=np.int64) * width
 
     order, distinct = _sort_strings(flat, key_starts, infixes.depth)
-    position_of = np.empty(infixes.size, dtype=np.int64)  # position of each infix
-    position_of[order] = np.cumsum(distinct) - 1
+    position_of = np.empty(infixes.size, dtype=np.int32)  # position of each infix
+    position_of[order] = np.cumsum(distinct, dtype=np.int32) - 1
     size = int(position_of.max()) + 1
     keys = _prefix_trie(flat, key_starts[order[distinct]], infixes.depth[order[distinct]])
 
     # Final: no arrangement is a non-word.  Infixes are numbered alphabetically, so the
     # label is the infix of lowest number among non-words, else among all.
     no_infix = infixes.size
-    first_nonword = np.full(size, no_infix, dtype=np.int64)
-    nonword = np.flatnonzero(~infix_is_word)
+    first_nonword = np.full(size, no_infix, dtype=np.int32)
+    nonword = np.flatnonzero(~infix_is_word).astype(np.int32)
     np.minimum.at(first_nonword, position_of[nonword], nonword)
-    first_any = np.full(size, no_infix, dtype=np.int64)
-    np.minimum.at(first_any, position_of, np.arange(infixes.size))
+    first_any = np.full(size, no_infix, dtype=np.int32)
+    np.minimum.at(first_any, position_of, np.arange(infixes.size, dtype=np.int32))
     final = first_nonword == no_infix
     said = np.where(final, first_any, first_nonword)
 
     # A play adds one letter: the parent is the key without one of its letters (the first
     # copy: the others give the same parent), if that is a position.
-    position_at = np.full(keys.size, -1, dtype=np.int64)  # position of each key trie node
-    position_at[keys.end] = np.arange(size)
+    position_at = np.full(keys.size, -1, dtype=np.int32)  # position of each key trie node
+    position_at[keys.end] = np.arange(size, dtype=np.int32)
     parts = []
     for nodes, dropped in _deletions(keys, _appends(keys)):
         d = dropped.shape[1]
