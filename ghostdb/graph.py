@@ -116,6 +116,12 @@ def _keep_masks(dtype: np.dtype) -> np.ndarray:
     return np.array([full ^ ((1 << (64 - r * bits)) - 1) for r in range(per + 1)], np.uint64)
 
 
+def _letter_steps(dtype: np.dtype) -> np.ndarray:
+    """The smallest key with a nonzero letter at each place from the right, but the last."""
+    per, bits = _letters_per_key(dtype), 8 * np.dtype(dtype).itemsize
+    return np.array([1 << (k * bits) for k in range(1, per)], dtype=np.uint64)
+
+
 def _packed_letters(codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The first letters of each string (8 bytes' worth) packed into a uint64.
 
@@ -183,9 +189,10 @@ def _common_prefix_lengths(
         diff = _packed_letters(codes, aa + offset, al - offset)
         diff ^= _packed_letters(codes, bb + offset, bl - offset)
         differ = diff != 0
-        # The first letter that differs is the first nonzero one of the big-endian key.
-        letters = diff[differ].astype(">u8").view(codes.dtype).reshape(-1, per)
-        common[active[differ]] = offset + (letters != 0).argmax(axis=1)
+        # The first letter that differs is the first nonzero one of the big-endian key:
+        # count the letters to its right by where the key falls among powers of 2.
+        right = np.searchsorted(_letter_steps(codes.dtype), diff[differ], side="right")
+        common[active[differ]] = offset + per - 1 - right
         active = active[~differ]
         active = active[common[active] > offset + per]
         offset += per
@@ -203,12 +210,13 @@ def _decode(text: _Text, codes: np.ndarray, src: np.ndarray, length: np.ndarray)
     width = length + 1
     begin = np.cumsum(width) - width
     buffer = np.empty(int(width.sum()), dtype=chars.dtype)
+    position = np.int32 if len(codes) < 1 << 30 else np.int64  # int32: less to move
     block = 1 << 20  # strings at a time: bounds the memory of the letter positions
     for lo in range(0, len(src), block):
-        w = width[lo : lo + block].astype(np.int32)
-        s = src[lo : lo + block].astype(np.int32)
-        local = (begin[lo : lo + block] - begin[lo]).astype(np.int32)
-        index = np.arange(int(w.sum()), dtype=np.int32) + np.repeat(s - local, w)
+        w = width[lo : lo + block].astype(position)
+        s = src[lo : lo + block].astype(position)
+        local = (begin[lo : lo + block] - begin[lo]).astype(position)
+        index = np.arange(int(w.sum()), dtype=position) + np.repeat(s - local, w)
         buffer[begin[lo] : begin[lo] + len(index)] = chars[index]
     buffer[begin + length] = 0
     strings = buffer.tobytes().decode("utf-32-le" if wide else "latin-1").split(_SEPARATOR)
