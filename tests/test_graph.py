@@ -232,7 +232,7 @@ def test_insert_puts_a_letter_between_two() -> None:
     graph = check(["erase", "verbal"], "insert", 4)
     plays = {(p, c): r for p, c, r in edges_of(graph)}
     assert plays["era", "erba"] == 1 * 256 + 2
-    # Inserting e before or after the e of "ra"... gives "era" once: the first place.
+    # e in front of "ra" (an infix of verbal) is place 0; e is letter 2.
     assert plays["ra", "era"] == 2 * 256 + 0
 
 
@@ -266,9 +266,9 @@ def test_anagram_parent_must_be_a_position() -> None:
 
 
 def test_anagram_labels_sort_their_letters() -> None:
-    # "era" and "ear" (in bear, min 5) are both positions "aer"; neither is a word; the
-    # label is the first in the alphabet.
-    graph = check(["eras", "bear"], "anagram", 5 - 1)
+    # "era" (in eras) and "ear" (in bear) are both the position "aer"; neither is a word
+    # of 4+ letters; the label is the first of them in the alphabet.
+    graph = check(["eras", "bear"], "anagram", 4)
     node = graph.fragments.index("aer")
     assert not graph.is_word[node]
     assert graph.labels[node] == "ear"
