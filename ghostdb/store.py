@@ -455,7 +455,7 @@ class Store:
         step, and stop where a position comes again (a draw's cycle)."""
         rules = self._rules(name, rules)
         pos = self.lookup(name, fragment, rules)
-        if not isinstance(rules, Rules) or rules.players != 2 or not _sql_moves(rules):
+        if not isinstance(rules, Rules) or rules.players != 2:
             return self._best_line(name, rules, pos)
         rows, _, game = self._walk("line", name, rules, pos.fragment)
         tree = build_tree(game, pos.fragment, rows)
@@ -677,7 +677,7 @@ class Store:
                 raise _missing_plans(name, rules)
             game = ref.game
             if not _sql_moves(rules):
-                return self._plan_by_lookups(name, rules, fragment, ref, **params)
+                return self._walk_by_lookups(kind, name, rules, fragment, ref, **params)
             stmt = self._statement(kind, rules, game.alphabet)
             with self.engine.connect() as conn:
                 rows = q.walk_rows(conn, stmt, ref.id, fragment, **params)
@@ -687,14 +687,20 @@ class Store:
         # Only if the solution was republished twice during this one call.
         raise NotSolved(f"the solution of {name} changed during the query: try again")
 
-    def _plan_by_lookups(
-        self, name: str, rules: Rules, start: str, ref: SolutionRef, strategist_parity: int
+    def _walk_by_lookups(
+        self,
+        kind: str,
+        name: str,
+        rules: Rules,
+        start: str,
+        ref: SolutionRef,
+        strategist_parity: int = 0,
     ) -> tuple[Any, Any, Game]:
-        """A plan's rows as the recursive query gives them, walked one lookup a step: for
-        moves SQL cannot make (Insert and Anagram Ghost)."""
+        """The rows the recursive ``plan`` or ``line`` query gives, walked one lookup a
+        step instead: for moves SQL cannot make (Insert and Anagram Ghost)."""
         rows = []
         with self.engine.connect() as conn:
-            rank = q.plan_rank(conn, ref.id, start)
+            rank = q.plan_rank(conn, ref.id, start) if kind == "plan" else None
             stack = [(start, start, 0)]
             while stack:
                 path, key, steps = stack.pop()
@@ -702,7 +708,13 @@ class Store:
                 rows.append((path, key, pos.outcome.value, pos.game_length))
                 if pos.is_final:
                     continue
-                if steps % 2 == strategist_parity:
+                if kind == "line":  # as queries.line_statement: keep the value, use a move
+                    children = [
+                        p.fragment
+                        for p in pos.plays
+                        if p.outcome is not pos.outcome and p.game_length == pos.game_length - 1
+                    ]
+                elif steps % 2 == strategist_parity:
                     here = q.plan_rank(conn, ref.id, key)
                     children = [here.plan_next] if here is not None else []
                 else:
