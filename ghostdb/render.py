@@ -143,19 +143,21 @@ def plays_many(plays: Sequence[Any]) -> str:
 def plays_table(
     plays: Sequence[Any], to_move: int | None, heading: str = "move", ghost: bool = True
 ) -> str:
-    """Every move with what it does for its mover and the game length after it."""
+    """Every move with what it does for its mover and the game length after it (and, in
+    Anagram Ghost, the arrangement the mover says)."""
+    said = any(p.label is not None for p in plays)
     rows = [
         (
             p.move,
             p.fragment,
+            *((p.label,) if said else ()),
             CATEGORY_VERBS[p.category],
             moves_left(p.game_length) + (" (completes a word)" if p.is_final else ""),
         )
         for p in plays
     ]
-    return table(
-        (heading, "position" if heading == "move" else "fragment", for_mover(to_move), "then"), rows
-    )
+    heads = (heading, "fragment" if ghost else "position", *(("say",) if said else ()))
+    return table((*heads, for_mover(to_move), "then"), rows)
 
 
 def openings(pos: Position, rules: Any) -> str:

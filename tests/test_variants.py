@@ -9,7 +9,7 @@ import pytest
 from conftest import dump, run, write_list
 from sqlalchemy import select
 
-from ghostdb import Rules, Store
+from ghostdb import Rules, Store, open_store
 from ghostdb.errors import BadMove
 from ghostdb.rules import STANDARD_VARIANTS, Form, Move, Variant, standard_rule_sets
 from ghostdb.schema import positions
@@ -171,3 +171,22 @@ def test_variant_options_on_every_reading_command(acc: Store, tmp_path: Path) ->
         assert out
     code, out, _ = run("lookup", "acc", "ac", "--rules", "superduper", db=db)
     assert "~a+" in out and "caa" in out
+
+
+def test_solve_all_in_worker_processes_stores_the_same(tmp_path: Path) -> None:
+    one, two = tmp_path / "one.db", tmp_path / "two.db"
+    words = write_list(tmp_path, "acc ccaa ghost green tan tree tries", "mix")
+    for db, jobs in ((one, "1"), (two, "2")):
+        assert run("ingest", str(words), db=db)[0] == 0
+        code, out, err = run("solve", "mix", "--all", "--jobs", jobs, db=db)
+        assert code == 0 and out.count("solved mix") == 6, err
+    for rules in standard_rule_sets():
+        with open_store(str(one)) as a, open_store(str(two)) as b:
+            assert _all_rows(a, "mix", rules) == _all_rows(b, "mix", rules)
+
+
+def _all_rows(store: Store, name: str, rules: Rules) -> list[tuple[object, ...]]:
+    ref = store._ref(name, rules, refresh=True)
+    with store.engine.connect() as conn:
+        stmt = select(positions).where(positions.c.solution_id == ref.id)
+        return [tuple(r)[1:] for r in conn.execute(stmt.order_by(positions.c.fragment))]
