@@ -3,7 +3,8 @@
     python scripts/survey.py [--db PATH] [--dict-dir DIR]
 
 Installs nothing.  It reads the lists that Debian's word-list packages put in
-/usr/share/dict (the table below names each package) and skips a missing one with the
+/usr/share/dict -- wamerican-insane, wbritish-huge, wfrench, wngerman, wspanish, witalian,
+wportuguese, wdutch, wswedish, wdanish (`LISTS`) -- and skips a missing one with the
 `apt-get install` line that adds it.  Each list is ingested twice under its language tag,
 with its accents kept and with them folded (``NAME-folded``), German with its capitalised
 nouns kept; each is solved for Ghost with words of 3+ and of 4+ letters; then
@@ -108,7 +109,11 @@ def run(db: str, dict_dir: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        epilog="reads the lists of these Debian packages where installed: "
+        + ", ".join(f"{e.package} ({e.language})" for e in LISTS),
+    )
     parser.add_argument("--db", help="keep the database in this file [default: a temporary one]")
     parser.add_argument(
         "--dict-dir", type=Path, default=DICT_DIR, help=f"where the lists are [{DICT_DIR}]"
