@@ -596,6 +596,26 @@ def report(name: Name, json: Json = False, db: DbOption = None) -> None:
         emit(render.report(rows, name))
 
 
+@app.command()
+def survey(
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print a Markdown table (for a README).")
+    ] = False,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """Who wins Ghost in each stored dictionary: one row per solved two-player rule set,
+    sorted by language, dictionary and rules."""
+    if markdown and json:
+        fail("--markdown and --json are two formats: give one")
+    with store_for(db) as store:
+        rows = store.survey()
+    if json:
+        emit(render.to_json([r.as_dict() for r in rows]))
+    else:
+        emit(render.survey(rows, markdown=markdown))
+
+
 # -- games -------------------------------------------------------------------------------------
 
 

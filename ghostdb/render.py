@@ -21,6 +21,7 @@ from ghostdb.values import (
     Outcome,
     Position,
     SolutionInfo,
+    SurveyRow,
 )
 
 
@@ -551,6 +552,58 @@ def report(rows: Sequence[ReportRow], name: str) -> str:
         body,
         right=(1, 5),
     )
+
+
+SURVEY_HEADERS = (
+    "language",
+    "dictionary",
+    "ingest",
+    "rules",
+    "game words",
+    "winner",
+    "winning first moves",
+    "player 0's best plan",
+    "player 1's best plan",
+)
+
+
+def survey(rows: Sequence[SurveyRow], *, markdown: bool = False) -> str:
+    """`Store.survey` as a plain table, or as a Markdown one for a README."""
+
+    def ingest(r: SurveyRow) -> str:
+        folded = r.option("fold_accents")
+        text = "?" if folded is None else "accents folded" if folded else "accents kept"
+        return text + ("; capitalised words kept" if r.option("keep_capitalised") else "")
+
+    def plan(r: SurveyRow, player: int) -> str:
+        count = r.summary.plans[player].outcomes if r.summary.plans else 0
+        lost = r.lost[player]
+        verdict = "all won" if lost == 0 else "all lost" if lost == count else f"{lost:,} lost"
+        return f"{count:,} {r.unit}{'s' if count != 1 else ''}, {verdict}"
+
+    def winner(r: SurveyRow) -> str:
+        s = r.summary
+        return f"player {s.winner}" if s.winner is not None else s.outcome.value
+
+    body = [
+        (
+            r.language or "-",
+            r.dictionary,
+            ingest(r),
+            r.rules,
+            _count(r.summary.word_count),
+            winner(r),
+            " ".join(r.summary.winning_first_moves) or "none",
+            plan(r, 0),
+            plan(r, 1),
+        )
+        for r in rows
+    ]
+    if not markdown:
+        return table(SURVEY_HEADERS, body, right=(4,))
+    align = ["---:" if i == 4 else "---" for i in range(len(SURVEY_HEADERS))]
+    lines = [SURVEY_HEADERS, align, *body]
+    return "\n".join("| " + " | ".join(cells) + " |" for cells in lines)
 
 
 # -- games -------------------------------------------------------------------------------------

@@ -61,6 +61,7 @@ from ghostdb.values import (
     Position,
     SolutionInfo,
     SolutionSummary,
+    SurveyRow,
 )
 
 if TYPE_CHECKING:
@@ -598,6 +599,69 @@ class Store:
                 )
             )
         return found
+
+    def survey(self) -> list[SurveyRow]:
+        """Every stored dictionary under each of its solved two-player word-game rule sets:
+        who wins, with which first moves, and both players' best plans, sorted by language,
+        dictionary and rules, to answer "who wins in each language" in one call.
+
+        Rule sets for more players have no single winner and are left out (`report` shows
+        them).  Raises NotSolved when no dictionary is stored, or none is solved for two players."""
+        with self.engine.connect() as conn:
+            stored = {d.name: json.loads(d.report) for d in q.all_dictionaries(conn)}
+            published = q.all_published(conn)
+        if not stored:
+            raise NotSolved(
+                "no dictionaries are stored: add one with `ghostdb ingest PATH` and solve it "
+                "with `ghostdb solve NAME`"
+            )
+
+        def lost(name: str, rules: Rules, player: int, size: PlanSize) -> int:
+            # The stored rank tells all but how many outcomes a mixed plan loses.
+            if size.lossiness == 1:
+                return self.strategy(name, player, "", rules).losses
+            return 0 if size.lossiness == 0 else size.outcomes
+
+        found = []
+        for row in published:
+            rules = g.parse_rules(row.rules)
+            if row.dictionary_id is None or not isinstance(rules, Rules) or rules.players != 2:
+                continue
+            summary = self.summary(row.name, rules)
+            assert summary.plans is not None  # two-player word games have plans
+            options = stored[row.name].get("options")
+            language = (options or {}).get("language") or ""
+            found.append(
+                SurveyRow(
+                    language=language,
+                    options=options,
+                    summary=summary,
+                    lost=(
+                        lost(row.name, rules, 0, summary.plans[0]),
+                        lost(row.name, rules, 1, summary.plans[1]),
+                    ),
+                    unit="word" if rules.variant is Variant.GHOST else "sequence",
+                )
+            )
+        if not found:
+            raise NotSolved(
+                "no dictionary is solved for two-player Ghost: run `ghostdb solve NAME` "
+                "(`ghostdb dictionaries` lists them)"
+            )
+
+        def order(r: SurveyRow) -> tuple[Any, ...]:
+            rules = Rules.from_key(r.rules)
+            untagged = not r.language  # after the tagged ones
+            return (
+                untagged,
+                r.language,
+                r.dictionary,
+                rules.variant.value,
+                rules.min_length,
+                rules.misere,
+            )
+
+        return sorted(found, key=order)
 
     # -- games -------------------------------------------------------------------------------
 

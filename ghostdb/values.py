@@ -322,3 +322,55 @@ class Comparison:
             "only_a": {"count": self.only_a, "examples": list(self.only_a_examples)},
             "only_b": {"count": self.only_b, "examples": list(self.only_b_examples)},
         }
+
+
+@dataclass(frozen=True)
+class SurveyRow:
+    """One dictionary under one two-player word-game rule set, as `Store.survey` lists
+    them: enough to say who wins in each language without opening every report."""
+
+    language: str
+    """The recorded ``--language`` tag ("" if none)."""
+    options: dict[str, Any] | None
+    """The recorded ingest options (None: ingested before options were stored)."""
+    summary: SolutionSummary
+    lost: tuple[int, int]
+    """How many outcomes of player 0's and player 1's best plan are lost."""
+    unit: str
+    """What a plan's outcome is: a word (Ghost) or a sequence (the Super variants)."""
+
+    @property
+    def dictionary(self) -> str:
+        return self.summary.dictionary
+
+    @property
+    def rules(self) -> str:
+        return self.summary.rules
+
+    def option(self, key: str) -> bool | None:
+        """An ingest option as recorded (None: not recorded)."""
+        return None if self.options is None else bool(self.options.get(key))
+
+    def as_dict(self) -> dict[str, Any]:
+        s = self.summary
+        plans = s.plans or ()
+        return {
+            "dictionary": s.dictionary,
+            "language": self.language or None,
+            "fold_accents": self.option("fold_accents"),
+            "keep_capitalised": self.option("keep_capitalised"),
+            "rules": s.rules,
+            "words": s.word_count,
+            "winner": s.winner,
+            "winning_first_moves": list(s.winning_first_moves),
+            "plans": [
+                {
+                    "player": player,
+                    "outcomes": size.outcomes,
+                    "unit": self.unit,
+                    "lost": self.lost[player],
+                    "all_won": self.lost[player] == 0,
+                }
+                for player, size in enumerate(plans)
+            ],
+        }
