@@ -32,6 +32,7 @@ so this process imports nothing but the standard library while it measures.
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib.util
 import json
 import os
@@ -188,7 +189,9 @@ def run(cmd: Sequence[str], timeout: float | None = None) -> Run:
 
 
 def _shown(cmd: Sequence[str]) -> str:
-    return " ".join(Path(c).name if os.sep in c else c for c in cmd)
+    """The program and two arguments: ``ghostdb solve enable1``, ``bench.py --child solve``."""
+    words = list(cmd[1:] if cmd[0] == sys.executable else cmd)
+    return " ".join([Path(words[0]).name, *words[1:3]])
 
 
 def ghostdb(*args: str) -> list[str]:
@@ -512,6 +515,7 @@ def draw(found: Scaling) -> str:
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
     except ImportError:
         return "no figure: matplotlib is not installed (pip install matplotlib)"
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.5), constrained_layout=True)
@@ -524,6 +528,10 @@ def draw(found: Scaling) -> str:
             xs = [s.positions for s in runs]
             ax.plot(xs, [getattr(s, attr) for s in runs], marker="o", label=VARIANTS[key])
         ax.set(xscale="log", yscale="log", xlabel="positions (fragments)", ylabel=ylabel)
+        for axis, label in ((ax.xaxis, compact), (ax.yaxis, "{:,g}".format)):
+            axis.set_major_locator(LogLocator(subs=(1, 2, 5)))  # plain numbers, not powers
+            axis.set_major_formatter(FuncFormatter(lambda v, _, label=label: label(v)))
+            axis.set_minor_formatter(NullFormatter())
         ax.grid(True, which="both", alpha=0.3)
         ax.legend()
     fig.suptitle(f"ghostdb, words of 3+ letters: {machine()}", fontsize=9)
@@ -533,11 +541,20 @@ def draw(found: Scaling) -> str:
     return f"figure: {FIGURE.relative_to(SCRIPTS.parent)}"
 
 
+def compact(n: float) -> str:
+    """20k, 1.5M."""
+    for size, suffix in ((1e6, "M"), (1e3, "k")):
+        if n >= size:
+            return f"{n / size:g}{suffix}"
+    return f"{n:g}"
+
+
 # -- hooks: the other scripts/bench_*.py ---------------------------------------------------
 
 
 def hooks() -> tuple[list[Row], str]:
-    """The rows of the hooks that define ``rows()``, and the output of the others."""
+    """The rows of the hooks that define ``rows()``, and the output of the others (which are
+    never imported: a script without a main guard would run on import)."""
     rows: list[Row] = []
     text = ""
     for file in HOOKS:
@@ -547,14 +564,16 @@ def hooks() -> tuple[list[Row], str]:
 
         def rows_or_output(path: Path = path) -> list[Row]:
             nonlocal text
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            if not any(isinstance(f, ast.FunctionDef) and f.name == "rows" for f in tree.body):
+                output = run([sys.executable, str(path)], SOLVE_TIMEOUT).out
+                text += f"\n{path.name}:\n{output.rstrip()}\n"
+                return []
             spec = importlib.util.spec_from_file_location(path.stem, path)
             assert spec is not None and spec.loader is not None
             module = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(module)
-            if callable(getattr(module, "rows", None)):
-                return [r if isinstance(r, Row) else Row(*r) for r in module.rows()]
-            text += f"\n{path.name}:\n{run([sys.executable, str(path)], SOLVE_TIMEOUT).out}"
-            return []
+            return [r if isinstance(r, Row) else Row(*r) for r in module.rows()]
 
         rows += measure(f"hook: {file}", rows_or_output)
     return rows, text
@@ -692,7 +711,7 @@ def measure(name: str, fn: Callable[[], list[Row]]) -> list[Row]:
     try:
         return fn()
     except Exception as exc:  # a broken measure must not lose the others' figures
-        return [Row(name, "error", passed=False, note=str(exc)[:200])]
+        return [Row(name, "error", passed=False, note=str(exc)[:160])]
 
 
 def main() -> None:
