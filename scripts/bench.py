@@ -1,175 +1,774 @@
-"""Speed and memory figures for ghostdb on ENABLE, printed as a table with the targets.
+"""Speed and memory figures for ghostdb, each printed beside its target.
 
-    python scripts/bench.py [--wordlist PATH] [--lookups N] [--quick]
+    python scripts/bench.py [--quick] [--scale] [--all] [--postgres URL] [--wordlist PATH]
 
-Each row is measured on a fresh database in a temporary folder: ingest, then solve and
-persist every fragment (each solve in a child process, so its peak memory is its own),
-then lookups through the Python API, `ghostdb lookup` as a fresh process, plan extraction
-and comparison.  ``--quick`` leaves out the SuperDuperGhost solve.
+The rows (the word list is ENABLE, ../shared/wordlists/enable1.txt, unless --wordlist):
+
+- Ghost, words of 3+ letters: `ghostdb ingest` then `ghostdb solve` as two fresh processes,
+  side by side with the notebook peer (../shared/peers/notebook_ghost.py, every fragment),
+  alternating which goes first, median of 5 pairs;
+- SuperDuperGhost: `ghostdb solve --rules superduper` (the list already ingested) side by
+  side with the peer's, median of 3 pairs;
+- lookups through the Python API; `ghostdb lookup NAME gho` as a fresh process side by side
+  with a bare Python process that imports SQLAlchemy and reads the same row with sqlite3;
+- Chopsticks under four rule sets and tic-tac-toe;
+- Debian's wamerican-insane list (/usr/share/dict/american-english-insane);
+- whole plans, a comparison of two rule sets, self-play;
+- with --postgres URL, the Ghost solve and lookups on that server.
+
+--quick leaves out the SuperDuperGhost rows and the big list.  --scale adds a table of solve
+time and peak memory against positions for lists of growing size and draws it to
+scripts/figures/scaling.png (with matplotlib).  --all adds --scale and the benchmarks of
+scripts/bench_web.py and scripts/bench_verify.py where they exist: a hook that defines
+``rows()`` returning (measure, result, target, passed) tuples joins the table; any other is
+run as a script and its output printed as it is.
+
+Everything that touches ghostdb runs in a child process: the `ghostdb` command, or this
+script with ``--child`` for what the Python API measures.  A child's peak memory is its
+own ru_maxrss as os.wait4 reports it; a child also inherits its parent's peak at the exec,
+so this process imports nothing but the standard library while it measures.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import importlib.util
 import json
+import os
 import platform
-import random
-import resource
-import shutil
+import re
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_LIST = ROOT.parent / "shared" / "wordlists" / "enable1.txt"
+SCRIPTS = Path(__file__).resolve().parent
+SHARED = SCRIPTS.parent.parent / "shared"
+DEFAULT_LIST = SHARED / "wordlists" / "enable1.txt"
+SHARED_LISTS = ("enable1.txt", "twl06.txt", "WORD.LST", "ubuntu-words.txt")
+PEER = SHARED / "peers" / "notebook_ghost.py"
+BIG_LIST = Path("/usr/share/dict/american-english-insane")
+BIG_LIST_PACKAGE = "wamerican-insane"
+SUBSETS = (16, 8, 4, 2, 1)  # --scale: every k-th word of the big list
+FIGURE = SCRIPTS / "figures" / "scaling.png"
+HOOKS = ("bench_web.py", "bench_verify.py")
 
-
-def build(db: str, wordlist: str, key: str) -> None:
-    """Child process: ingest (if needed) and solve; print timings and peak memory as JSON."""
-    from ghostdb import Rules, open_store
-
-    with open_store(db) as store:
-        t0 = time.perf_counter()
-        store.ingest(wordlist)
-        t1 = time.perf_counter()
-        store.solve(Path(wordlist).stem, Rules.from_key(key))
-        t2 = time.perf_counter()
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"ingest": t1 - t0, "solve": t2 - t1, "peak_mb": peak_mb}))
-
-
-def child(db: str, wordlist: str, key: str) -> dict[str, float]:
-    out = subprocess.run(
-        [sys.executable, __file__, "--child", db, wordlist, key],
-        check=True, capture_output=True, text=True,
-    ).stdout  # fmt: skip
-    return json.loads(out)
-
-
-def best_of(fn: Callable[[], object], runs: int = 5) -> float:
-    """The median wall time of ``fn`` over ``runs`` calls, after one warm-up call."""
-    fn()
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+GHOST, DUPER = "ghost/3", "superduper/3"
+VARIANTS = {GHOST: "Ghost", DUPER: "SuperDuperGhost"}
+GAMES = (  # (label, game, rule set)
+    ("Chopsticks", "chopsticks", "chopsticks/5"),
+    ("Chopsticks --rollover", "chopsticks", "chopsticks/5/rollover"),
+    ("Chopsticks --no-transfers", "chopsticks", "chopsticks/5/no-transfers"),
+    ("Chopsticks --fingers 4", "chopsticks", "chopsticks/4"),
+    ("tic-tac-toe", "tictactoe", "tictactoe"),
+)
+ENABLE_PAIRS, DUPER_PAIRS, LOOKUP_PAIRS = 5, 3, 7
+SOLVE_TIMEOUT = 900.0  # seconds: a runaway solve on a shared machine is stopped, not waited for
 
 
-def reads(db: str, name: str) -> list[tuple[str, str, str]]:
-    from ghostdb import Rules, open_store
+class BenchError(Exception):
+    """A measured command failed."""
 
+
+# -- what a row says -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    measure: str
+    result: str = ""
+    target: str = ""
+    passed: bool | None = None
+    """None: a figure for information, or nothing measured."""
+    note: str = ""
+
+    @property
+    def mark(self) -> str:
+        return {None: "", True: "pass", False: "FAIL"}[self.passed]
+
+
+def secs(x: float) -> str:
+    return f"{x:.2f} s" if x < 10 else f"{x:.1f} s"
+
+
+def ms(x: float) -> str:
+    return f"{x * 1000:.0f} ms"
+
+
+def mb(x: float) -> str:
+    return f"{x:,.0f} MB"
+
+
+def rate(x: float) -> str:
+    return f"{x:,.0f} /s"
+
+
+def times(x: float) -> str:
+    return f"{x:.2f}x"
+
+
+def at_most(
+    measure: str, value: float, limit: float, unit: Callable[[float], str], note: str = ""
+) -> Row:
+    return Row(measure, unit(value), f"<= {unit(limit)}", value <= limit, note)
+
+
+def at_least(
+    measure: str, value: float, limit: float, unit: Callable[[float], str], note: str = ""
+) -> Row:
+    return Row(measure, unit(value), f">= {unit(limit)}", value >= limit, note)
+
+
+def print_table(header: Sequence[str], rows: Iterable[Sequence[str]], right: set[int]) -> None:
+    """Columns as wide as their widest cell; the columns in ``right`` right-aligned."""
+    lines = [list(header), *[list(r) for r in rows]]
+    widths = [max(len(r[i]) for r in lines) for i in range(len(header))]
+    lines.insert(1, ["-" * w for w in widths])
+    for r in lines:
+        cells = [
+            c.rjust(w) if i in right else c.ljust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        ]
+        print("  ".join(cells).rstrip())
+
+
+def print_rows(rows: list[Row]) -> None:
+    print_table(
+        ("measure", "result", "target", "mark", "note"),
+        ((r.measure, r.result, r.target, r.mark, r.note) for r in rows),
+        right={1},
+    )
+
+
+# -- running children ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float
+    """Wall time from start to exit."""
+    peak_mb: float
+    """The process's own peak resident memory."""
+    out: str
+
+
+def run(cmd: Sequence[str], timeout: float | None = None) -> Run:
+    """Run ``cmd`` to its end; raise BenchError if it fails or outlives ``timeout``."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        timed_out = threading.Event()
+
+        def stop() -> None:
+            timed_out.set()
+            proc.kill()
+
+        timer = threading.Timer(timeout, stop) if timeout else None
+        if timer:
+            timer.start()
+        _, status, usage = os.wait4(proc.pid, 0)  # this child's rusage, not all children's
+        seconds = time.perf_counter() - start
+        if timer:
+            timer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        if timed_out.is_set():
+            raise BenchError(f"{_shown(cmd)}: stopped after {timeout:.0f} s")
+        if proc.returncode != 0:
+            last = err.read().strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
+            raise BenchError(f"{_shown(cmd)}: {last[0]}")
+        return Run(seconds, usage.ru_maxrss / 1024, out.read())
+
+
+def _shown(cmd: Sequence[str]) -> str:
+    """The program and two arguments: ``ghostdb solve enable1``, ``bench.py --child solve``."""
+    words = list(cmd[1:] if cmd[0] == sys.executable else cmd)
+    return " ".join([Path(words[0]).name, *words[1:3]])
+
+
+def ghostdb(*args: str) -> list[str]:
+    """The `ghostdb` command installed beside this Python."""
+    return [str(Path(sys.executable).with_name("ghostdb")), *args]
+
+
+def peer(wordlist: Path, kind: str) -> list[str]:
+    return [sys.executable, str(PEER), str(wordlist), "3", kind, "all"]
+
+
+def child(task: str, *args: object, timeout: float | None = None) -> tuple[dict[str, Any], Run]:
+    """Run one of `TASKS` in a fresh Python process: what it printed, and how it ran."""
+    done = run([sys.executable, __file__, "--child", task, *map(str, args)], timeout)
+    return json.loads(done.out), done
+
+
+def side_by_side(
+    ours: Callable[[], Run], theirs: Callable[[], Run], pairs: int
+) -> tuple[list[Run], list[Run]]:
+    """Run the two alternately, each going first in every other pair."""
+    a: list[Run] = []
+    b: list[Run] = []
+    for i in range(pairs):
+        order = ((ours, a), (theirs, b)) if i % 2 == 0 else ((theirs, b), (ours, a))
+        for fn, runs in order:
+            runs.append(fn())
+    return a, b
+
+
+def versus(
+    title: str,
+    ours: tuple[str, list[Run]],
+    theirs: tuple[str, list[Run]],
+    limit: float,
+    note: str = "",
+) -> list[Row]:
+    """Both medians and their ratio, which is to be at most ``limit``."""
+    medians = []
     rows = []
-    with open_store(db) as store:
-        for player, min_length in ((1, 3), (1, 4)):
-            rules = Rules(min_length=min_length)
-            size = len(store.strategy(name, player, "", rules).endings)
-            seconds = best_of(lambda r=rules, p=player: store.strategy(name, p, "", r))
-            label = f"whole plan, player {player}, min length {min_length} ({size} words)"
-            rows.append((label, f"{seconds * 1000:.0f} ms", "<= 100 ms"))
-        seconds = best_of(
-            lambda: store.compare(name, rules=Rules(min_length=3), vs_rules=Rules(min_length=4)),
-            runs=3,
-        )
-        rows.append(("compare min length 3 with 4", f"{seconds:.2f} s", "<= 2.0 s"))
-        t0 = time.perf_counter()
-        report = store.selfplay(name, Rules(), "optimal,optimal", games=1000, seed=0)
-        seconds = time.perf_counter() - t0
-        moves = sum(len(w) * n for w, n in report.final_words.items())
-        rows.append((f"selfplay, 1,000 optimal games ({moves:,} moves)", f"{seconds:.2f} s",
-                     "<= 10 s"))  # fmt: skip
+    for label, runs in (ours, theirs):
+        seconds = [r.seconds for r in runs]
+        medians.append(statistics.median(seconds))
+        spread = f"median of {len(runs)}, {min(seconds):.2f}-{max(seconds):.2f} s"
+        rows.append(Row(f"{title}: {label}", secs(medians[-1]), note=spread))
+    rows.append(at_most(f"{title}: ratio", medians[0] / medians[1], limit, times, note))
     return rows
 
 
-def lookups_per_second(db: str, name: str, count: int) -> float:
+# -- the measures --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Solved:
+    name: str
+    words: int
+    positions: int
+    seconds: float
+    """Solve + persist, as `Store.solve` reports it."""
+    wall: float
+    peak_mb: float
+
+
+@dataclass
+class Bench:
+    """Where the measures keep their databases, and the solves already measured."""
+
+    tmp: Path
+    wordlist: Path
+    lookups: int
+    enable_db: str = ""
+    """A database holding the word list solved for Ghost (words of 3+ letters)."""
+    solved: dict[tuple[Path, str], Solved] = field(default_factory=dict)
+    _dbs: int = 0
+
+    @property
+    def name(self) -> str:
+        return list_name(self.wordlist)
+
+    def fresh_db(self) -> str:
+        self._dbs += 1
+        return str(self.tmp / f"bench-{self._dbs}.db")
+
+
+def list_name(path: Path) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]", "-", path.stem)
+
+
+def ingest(db: str, path: Path) -> tuple[str, int]:
+    """Store ``path`` in ``db``: the dictionary's name (on a server, identical content may
+    already be stored under another) and its word count."""
+    data, _ = child("ingest", db, path, list_name(path))
+    return data["name"], data["words"]
+
+
+def solve_list(bench: Bench, path: Path, key: str, db: str | None = None) -> Solved:
+    """Ingest ``path`` into a fresh database (or ``db``) and solve it in a child process."""
+    if db is None and (path, key) in bench.solved:
+        return bench.solved[(path, key)]
+    target = db or bench.fresh_db()
+    name, words = ingest(target, path)
+    data, done = child("solve", target, name, key, timeout=SOLVE_TIMEOUT)
+    result = Solved(name, words, data["positions"], data["seconds"], done.seconds, done.peak_mb)
+    if db is None:
+        bench.solved[(path, key)] = result
+    return result
+
+
+def enable_ghost(bench: Bench) -> list[Row]:
+    """Ingest + solve + persist as two `ghostdb` processes against the notebook peer."""
+    name = bench.name
+    solve_peaks = []
+
+    def ours() -> Run:
+        db = bench.enable_db = bench.fresh_db()
+        first = run(ghostdb("ingest", str(bench.wordlist), "--name", name, "--db", db))
+        second = run(ghostdb("solve", name, "--db", db))
+        solve_peaks.append(second.peak_mb)
+        return Run(first.seconds + second.seconds, second.peak_mb, second.out)
+
+    a, b = side_by_side(ours, lambda: run(peer(bench.wordlist, "ghost")), ENABLE_PAIRS)
+    title = f"{name} Ghost/3 ingest + solve + persist"
+    return [
+        *versus(title, ("ghostdb, 2 processes", a), ("notebook peer, ghost all", b), 0.5),
+        at_most(
+            f"{name} Ghost/3 solve: peak memory",
+            max(solve_peaks),
+            600,
+            mb,
+            f"`ghostdb solve`, highest of {len(solve_peaks)}",
+        ),
+    ]
+
+
+def enable_duper(bench: Bench) -> list[Row]:
+    """The SuperDuperGhost solve + persist (the list already ingested) against the peer."""
+    name = bench.name
+
+    def ours() -> Run:
+        db = bench.fresh_db()
+        ingest(db, bench.wordlist)
+        return run(ghostdb("solve", name, "--rules", "superduper", "--db", db), SOLVE_TIMEOUT)
+
+    def theirs() -> Run:
+        return run(peer(bench.wordlist, "duper"), SOLVE_TIMEOUT)
+
+    a, b = side_by_side(ours, theirs, DUPER_PAIRS)
+    peak = f"ghostdb's peak memory {mb(max(r.peak_mb for r in a))}"
+    title = f"{name} SuperDuperGhost/3 solve + persist"
+    return versus(title, ("ghostdb", a), ("notebook peer, duper all", b), 0.25, peak)
+
+
+def api_lookups(bench: Bench, db: str, name: str, label: str, limit: float | None) -> Row:
+    """Lookups of random reachable fragments (with their plays) through `Store.lookup`."""
+    data, _ = child("lookups", db, name, bench.lookups)
+    note = (
+        f"median of 3 rounds of {bench.lookups:,} random fragments "
+        f"of {data['reachable']:,} reachable"
+    )
+    if limit is None:
+        return Row(label, rate(data["rate"]), note=note)
+    return at_least(label, data["rate"], limit, rate, note)
+
+
+BARE_READ = """\
+import sqlite3, sys
+import sqlalchemy
+db, solution, fragment = sys.argv[1:]
+with sqlite3.connect(db) as con:
+    row = con.execute(
+        "SELECT * FROM positions WHERE solution_id = ? AND fragment = ?", (int(solution), fragment)
+    ).fetchone()
+sys.exit(row is None)
+"""
+
+
+def lookups(bench: Bench) -> list[Row]:
+    """The API's rate, and the command's start-up against a bare Python process."""
+    db, name = bench.enable_db, bench.name
+    solution = str(child("solution", db, name, GHOST)[0]["id"])
+    a, b = side_by_side(
+        lambda: run(ghostdb("lookup", name, "gho", "--db", db)),
+        lambda: run([sys.executable, "-c", BARE_READ, db, solution, "gho"]),
+        LOOKUP_PAIRS,
+    )
+    return [
+        api_lookups(bench, db, name, f"{name} lookups through the Python API", 100_000),
+        *versus(
+            f"`ghostdb lookup {name} gho`",
+            ("a fresh process", a),
+            ("bare Python: import SQLAlchemy, read the row with sqlite3", b),
+            1.2,
+        ),
+    ]
+
+
+def games(bench: Bench) -> list[Row]:
+    """Each game's solve + persist, in a fresh database."""
+    rows = []
+    for label, game, key in GAMES:
+        data, done = child("solve", bench.fresh_db(), game, key)
+        note = f"{data['positions']:,} positions; process {secs(done.seconds)}"
+        rows.append(at_most(f"{label}: solve + persist", data["seconds"], 0.5, secs, note))
+    return rows
+
+
+def big_list(bench: Bench) -> list[Row]:
+    """Ghost and SuperDuperGhost on the largest Debian list."""
+    name = list_name(BIG_LIST)
+    if not BIG_LIST.is_file():
+        return [Row(name, note=f"skipped: no {BIG_LIST} (apt-get install {BIG_LIST_PACKAGE})")]
+    rows = []
+    for key, limit in ((GHOST, 3.0), (DUPER, 30.0)):
+        s = solve_list(bench, BIG_LIST, key)
+        note = f"{s.words:,} words, {s.positions:,} positions; process {secs(s.wall)}"
+        title = f"{name} {VARIANTS[key]}/3"
+        rows.append(at_most(f"{title} solve + persist", s.seconds, limit, secs, note))
+        if key == DUPER:
+            rows.append(at_most(f"{title} solve: peak memory", s.peak_mb, 2500, mb))
+        else:
+            rows.append(Row(f"{title} solve: peak memory", mb(s.peak_mb)))
+    return rows
+
+
+def reads(bench: Bench) -> list[Row]:
+    """Whole plans, a comparison and self-play over the stored ENABLE solutions."""
+    data, _ = child("reads", bench.enable_db, bench.name)
+    rows = [
+        at_most(
+            f"whole plan, player 1, min length {n} ({words} words)", seconds, 0.1, ms, "median of 5"
+        )
+        for n, words, seconds in data["plans"]
+    ]
+    rows.append(at_most("compare min length 3 with 4", data["compare"], 2.0, secs, "median of 3"))
+    label = f"selfplay, 1,000 optimal games ({data['moves']:,} moves)"
+    rows.append(at_most(label, data["selfplay"], 10.0, secs))
+    return rows
+
+
+def postgres(bench: Bench, url: str) -> list[Row]:
+    """The Ghost solve and lookups on a PostgreSQL server (solved again with force)."""
+    s = solve_list(bench, bench.wordlist, GHOST, db=url)
+    note = f"{s.positions:,} positions; process {secs(s.wall)}"
+    title = f"PostgreSQL: {s.name} Ghost/3 solve + persist"
+    return [
+        at_most(title, s.seconds, 3.0, secs, note),
+        api_lookups(bench, url, s.name, f"PostgreSQL: {s.name} lookups through the API", None),
+    ]
+
+
+# -- --scale -------------------------------------------------------------------------------
+
+
+def scale_lists(tmp: Path) -> list[Path]:
+    """Every k-th word of the big list (written once, streaming), and the shared lists."""
+    lists = []
+    if BIG_LIST.is_file():
+        parts = {k: tmp / f"{list_name(BIG_LIST)}-1-in-{k}.txt" for k in SUBSETS if k > 1}
+        handles = {k: path.open("w", encoding="utf-8") for k, path in parts.items()}
+        with BIG_LIST.open(encoding="utf-8") as source:
+            for i, line in enumerate(source):
+                for k, handle in handles.items():
+                    if i % k == 0:
+                        handle.write(line)
+        for handle in handles.values():
+            handle.close()
+        lists += [parts.get(k, BIG_LIST) for k in SUBSETS]
+    lists += [p for p in (SHARED / "wordlists" / f for f in SHARED_LISTS) if p.is_file()]
+    return lists
+
+
+Scaling = dict[str, list[Solved]]
+"""Per rule set, the solves of every list, smallest first."""
+
+
+def scaling(bench: Bench) -> tuple[Scaling, list[str]]:
+    """Solve each list for Ghost and SuperDuperGhost, each in its own process; what failed."""
+    missing = []
+    if not BIG_LIST.is_file():
+        missing.append(f"skipped: no {BIG_LIST} (apt-get install {BIG_LIST_PACKAGE})")
+    lists = scale_lists(bench.tmp)
+    found: Scaling = {}
+    for key, variant in VARIANTS.items():
+        found[key] = []
+        for path in lists:
+            progress(f"--scale: {path.name}, {variant}")
+            try:
+                found[key].append(solve_list(bench, path, key))
+            except BenchError as exc:
+                missing.append(f"{path.name}, {variant}: {exc}")
+        found[key].sort(key=lambda s: s.positions)
+    return found, missing
+
+
+def print_scaling(found: Scaling, missing: list[str]) -> None:
+    print("\nscaling: solve + persist as Store.solve reports it; the solve process's peak memory\n")
+    print_table(
+        ("rules", "list", "words", "positions", "seconds", "peak MB"),
+        (
+            (
+                VARIANTS[key],
+                s.name,
+                f"{s.words:,}",
+                f"{s.positions:,}",
+                f"{s.seconds:.2f}",
+                f"{s.peak_mb:,.0f}",
+            )
+            for key, runs in found.items()
+            for s in runs
+        ),
+        right={2, 3, 4, 5},
+    )
+    for line in missing:
+        print(line)
+
+
+def draw(found: Scaling) -> str:
+    """Seconds and peak MB against positions, log-log, a line per rule set; what was done."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    except ImportError:
+        return "no figure: matplotlib is not installed (pip install matplotlib)"
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5), constrained_layout=True)
+    panels = (
+        (axes[0], "seconds", "solve + persist (s)"),
+        (axes[1], "peak_mb", "peak memory of the solve process (MB)"),
+    )
+    for ax, attr, ylabel in panels:
+        for key, runs in found.items():
+            xs = [s.positions for s in runs]
+            ax.plot(xs, [getattr(s, attr) for s in runs], marker="o", label=VARIANTS[key])
+        ax.set(xscale="log", yscale="log", xlabel="positions (fragments)", ylabel=ylabel)
+        for axis, label in ((ax.xaxis, compact), (ax.yaxis, "{:,g}".format)):
+            axis.set_major_locator(LogLocator(subs=(1, 2, 5)))  # plain numbers, not powers
+            axis.set_major_formatter(FuncFormatter(lambda v, _, label=label: label(v)))
+            axis.set_minor_formatter(NullFormatter())
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+    fig.suptitle(f"ghostdb, words of 3+ letters: {machine()}", fontsize=9)
+    FIGURE.parent.mkdir(exist_ok=True)
+    fig.savefig(FIGURE, dpi=120)
+    plt.close(fig)
+    return f"figure: {FIGURE.relative_to(SCRIPTS.parent)}"
+
+
+def compact(n: float) -> str:
+    """20k, 1.5M."""
+    for size, suffix in ((1e6, "M"), (1e3, "k")):
+        if n >= size:
+            return f"{n / size:g}{suffix}"
+    return f"{n:g}"
+
+
+# -- hooks: the other scripts/bench_*.py ---------------------------------------------------
+
+
+def hooks() -> tuple[list[Row], str]:
+    """The rows of the hooks that define ``rows()``, and the output of the others (which are
+    never imported: a script without a main guard would run on import)."""
+    rows: list[Row] = []
+    text = ""
+    for file in HOOKS:
+        path = SCRIPTS / file
+        if not path.is_file():
+            continue
+
+        def rows_or_output(path: Path = path) -> list[Row]:
+            nonlocal text
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            if not any(isinstance(f, ast.FunctionDef) and f.name == "rows" for f in tree.body):
+                output = run([sys.executable, str(path)], SOLVE_TIMEOUT).out
+                text += f"\n{path.name}:\n{output.rstrip()}\n"
+                return []
+            spec = importlib.util.spec_from_file_location(path.stem, path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            return [r if isinstance(r, Row) else Row(*r) for r in module.rows()]
+
+        rows += measure(f"hook: {file}", rows_or_output)
+    return rows, text
+
+
+# -- the child's side ----------------------------------------------------------------------
+
+
+def rules_of(key: str) -> Any:
+    from ghostdb import ChopsticksRules, Rules, TicTacToeRules
+
+    for cls in (ChopsticksRules, TicTacToeRules):
+        if key.split("/")[0] == cls.game:
+            return cls.from_key(key)
+    return Rules.from_key(key)
+
+
+def task_ingest(db: str, path: str, name: str) -> dict[str, Any]:
     from ghostdb import open_store
 
-    with open_store(db) as store, store.engine.connect() as conn:
-        from sqlalchemy import select
-
-        from ghostdb.schema import positions
-
-        fragments = list(
-            conn.execute(
-                select(positions.c.fragment).where(positions.c.reachable.is_(True))
-            ).scalars()
-        )
-    random.seed(0)
-    sample = random.choices(fragments, k=count)
     with open_store(db) as store:
-        store.lookup(name, "")  # warm: caches the solution id and compiles the query
-        t0 = time.perf_counter()
-        for fragment in sample:
-            store.lookup(name, fragment)
-        return count / (time.perf_counter() - t0)
+        info = store.ingest(path, name=name).dictionary
+    return {"name": info.name, "words": info.word_count}
 
 
-def cli_seconds(db: str, name: str, runs: int = 7) -> float:
-    exe = shutil.which("ghostdb") or str(Path(sys.executable).with_name("ghostdb"))
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run([exe, "lookup", name, "gho", "--db", db], check=True, capture_output=True)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+def task_solve(db: str, name: str, key: str) -> dict[str, Any]:
+    from ghostdb import open_store
+
+    with open_store(db) as store:
+        result = store.solve(name, rules_of(key), force=True)
+    return {"positions": result.fragment_count, "seconds": result.seconds}
+
+
+def task_solution(db: str, name: str, key: str) -> dict[str, Any]:
+    from ghostdb import open_store
+
+    with open_store(db, create=False) as store:
+        (info,) = (s for s in store.solutions(name) if s.rules == key and s.status == "complete")
+    return {"id": info.id}
+
+
+def task_lookups(db: str, name: str, count: str) -> dict[str, Any]:
+    """Random reachable fragments: prefixes of game words up to the first word they hold."""
+    import random
+
+    from ghostdb import Rules, open_store
+
+    rules = Rules()
+    with open_store(db, create=False) as store:
+        words = set(store.words(name, rules.min_length))
+        reachable = set()
+        for word in words:
+            for end in range(len(word) + 1):
+                reachable.add(word[:end])
+                if word[:end] in words:
+                    break
+        sample = random.Random(0).choices(sorted(reachable), k=int(count))
+        store.lookup(name, "", rules)  # the one warm-up
+        rates = []
+        for _ in range(3):
+            start = time.perf_counter()
+            for fragment in sample:
+                store.lookup(name, fragment, rules)
+            rates.append(len(sample) / (time.perf_counter() - start))
+    return {"rate": statistics.median(rates), "reachable": len(reachable)}
+
+
+def task_reads(db: str, name: str) -> dict[str, Any]:
+    from ghostdb import Rules, open_store
+
+    def median_time(fn: Callable[[], object], runs: int) -> float:
+        fn()
+        spent = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            fn()
+            spent.append(time.perf_counter() - start)
+        return statistics.median(spent)
+
+    three, four = Rules(min_length=3), Rules(min_length=4)
+    with open_store(db, create=False) as store:
+        store.solve(name, four)
+        plans = []
+        for rules in (three, four):
+            size = len(store.strategy(name, 1, "", rules).endings)
+            seconds = median_time(lambda r=rules: store.strategy(name, 1, "", r), 5)
+            plans.append((rules.min_length, size, seconds))
+        compare = median_time(lambda: store.compare(name, rules=three, vs_rules=four), 3)
+        start = time.perf_counter()
+        report = store.selfplay(name, three, "optimal,optimal", games=1000, seed=0)
+        selfplay = time.perf_counter() - start
+    moves = sum(len(word) * n for word, n in report.final_words.items())
+    return {"plans": plans, "compare": compare, "selfplay": selfplay, "moves": moves}
+
+
+TASKS: dict[str, Callable[..., dict[str, Any]]] = {
+    "ingest": task_ingest,
+    "solve": task_solve,
+    "solution": task_solution,
+    "lookups": task_lookups,
+    "reads": task_reads,
+}
+
+
+# -- the machine and main ------------------------------------------------------------------
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (
+        f"{platform.system()} {platform.release()} {platform.machine()}, {cpu}, {cores} cores, "
+        f"{platform.python_implementation()} {platform.python_version()}"
+    )
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def progress(message: str) -> None:
+    print(f"... {message}", file=sys.stderr, flush=True)
+
+
+def measure(name: str, fn: Callable[[], list[Row]]) -> list[Row]:
+    """``fn``'s rows, or one failed row saying why it could not measure."""
+    progress(name)
+    try:
+        return fn()
+    except Exception as exc:  # a broken measure must not lose the others' figures
+        return [Row(name, "error", passed=False, note=str(exc)[:160])]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--wordlist", default=str(DEFAULT_LIST))
-    parser.add_argument("--lookups", type=int, default=20_000)
-    parser.add_argument("--quick", action="store_true", help="leave out SuperDuperGhost")
-    parser.add_argument("--child", nargs=3, metavar=("DB", "LIST", "RULES"), help=argparse.SUPPRESS)
+    parser.add_argument("--wordlist", type=Path, default=DEFAULT_LIST)
+    parser.add_argument("--lookups", type=int, default=100_000, help="lookups per round")
+    parser.add_argument(
+        "--quick", action="store_true", help="leave out the SuperDuperGhost rows and the big list"
+    )
+    parser.add_argument(
+        "--scale", action="store_true", help="also solve lists of growing size and draw a figure"
+    )
+    parser.add_argument("--postgres", metavar="URL", help="also solve and look up on this server")
+    parser.add_argument(
+        "--all", action="store_true", help="--scale, and the other scripts/bench_*.py"
+    )
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        build(*args.child)
+        print(json.dumps(TASKS[args.child[0]](*args.child[1:])))
         return
-    if not Path(args.wordlist).is_file():
-        sys.exit(f"error: no word list at {args.wordlist}: pass --wordlist PATH")
-    name = Path(args.wordlist).stem
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        db = str(Path(tmp) / "bench.db")
-        figures = child(db, args.wordlist, "ghost/3")
-        total = figures["ingest"] + figures["solve"]
-        rows += [
-            ("ingest (min length 3)", f"{figures['ingest']:.2f} s", ""),
-            ("solve + persist every fragment", f"{figures['solve']:.2f} s", ""),
-            ("ingest + solve + persist", f"{total:.2f} s", "<= 2.0 s"),
-            ("peak memory of the above", f"{figures['peak_mb']:.0f} MB", "<= 600 MB"),
-        ]
-        rate = lookups_per_second(db, name, args.lookups)
-        rows.append(("lookups through the Python API", f"{rate:,.0f} /s", ">= 20,000 /s"))
-        rows.append(("`ghostdb lookup` as a fresh process", f"{cli_seconds(db, name):.2f} s",
-                     "<= 0.5 s"))  # fmt: skip
-        child(db, args.wordlist, "ghost/4")
-        rows += reads(db, name)
+    for path, why in (
+        (args.wordlist, "pass --wordlist PATH"),
+        (Path(ghostdb()[0]), "install ghostdb in this Python's environment"),
+        (PEER, "the notebook peer is to be beside the project"),
+    ):
+        if not path.exists():
+            sys.exit(f"error: no {path}: {why}")
+
+    print(f"ghostdb benchmark, {time.strftime('%Y-%m-%d %H:%M')}: {machine()}")
+    print(f"load average (1, 5, 15 min) at start: {load()}", flush=True)
+    with tempfile.TemporaryDirectory(prefix="ghostdb-bench-") as tmp:
+        bench = Bench(Path(tmp), args.wordlist.resolve(), args.lookups)
+        rows = measure("Ghost, side by side with the notebook", lambda: enable_ghost(bench))
         if not args.quick:
-            figures = child(db, args.wordlist, "superduper/3")
-            rows += [
-                ("SuperDuperGhost min 3: solve + persist", f"{figures['solve']:.1f} s",
-                 "<= 20 s"),
-                ("peak memory of the above", f"{figures['peak_mb']:,.0f} MB", "<= 3,000 MB"),
-            ]  # fmt: skip
-    print(f"ghostdb benchmark on {Path(args.wordlist).name}; {platform.machine()}, "
-          f"{platform.python_implementation()} {platform.python_version()}, "
-          f"{_cores()} cores")  # fmt: skip
-    width = max(len(r[0]) for r in rows)
-    print(f"{'measure':<{width}}  {'result':>14}  target")
-    print(f"{'-' * width}  {'-' * 14}  {'-' * 14}")
-    for label, value, target in rows:
-        print(f"{label:<{width}}  {value:>14}  {target}")
-
-
-def _cores() -> int:
-    import os
-
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 0
+            rows += measure("SuperDuperGhost, side by side", lambda: enable_duper(bench))
+        rows += measure("lookups", lambda: lookups(bench))
+        rows += measure("games", lambda: games(bench))
+        if args.quick:
+            rows.append(Row(f"SuperDuperGhost, {list_name(BIG_LIST)}", note="skipped (--quick)"))
+        else:
+            rows += measure("big list", lambda: big_list(bench))
+        rows += measure("plans, comparison, self-play", lambda: reads(bench))
+        if args.postgres:
+            rows += measure("PostgreSQL", lambda: postgres(bench, args.postgres))
+        scaled = scaling(bench) if args.scale or args.all else None
+    # Last: importing a hook may make this process big, and children inherit its peak.
+    hook_rows, hook_text = hooks() if args.all else ([], "")
+    print()
+    print_rows(rows + hook_rows)
+    failed = sum(r.passed is False for r in rows + hook_rows)
+    print(f"\n{sum(r.passed is True for r in rows + hook_rows)} passed, {failed} failed")
+    if scaled:
+        print_scaling(*scaled)
+        print(draw(scaled[0]))
+    print(hook_text, end="")
+    print(f"\nload average at end: {load()}")
 
 
 if __name__ == "__main__":
