@@ -1,0 +1,107 @@
+"""The library calls behind the routes, and where they run.
+
+The Store keeps one raw DB-API connection per thread for lookups, and its caches
+tolerate races (a lost race only repeats work), so it serves many requests at once.
+Lookups take tens of microseconds on SQLite, less than a hand-off to a thread, so there
+they run on the event loop; everything else (and every call on a server database) runs
+in a small pool of threads of our own, which bounds the connections that threads hold
+(pool threads plus the loop's own) well below the engine's pool of 15.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import random
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from ghostdb.errors import DatabaseError, GhostdbError
+from ghostdb.play import choose
+from ghostdb.rules import Rules
+from ghostdb.store import Store
+from ghostdb.web import library
+
+T = TypeVar("T")
+
+THREADS = 4
+
+
+class Answers:
+    """One store, its thread pool, and the answers the hot routes share with the fast lane."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.executor = ThreadPoolExecutor(THREADS, thread_name_prefix="ghostdb-web")
+        self.inline = store.engine.dialect.name == "sqlite"
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+    async def run(self, fn: Callable[..., T], *args: Any, light: bool = False, **kw: Any) -> T:
+        """``fn(*args, **kw)``: inline if ``light`` on SQLite, else in the pool."""
+        if light and self.inline:
+            return fn(*args, **kw)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, functools.partial(fn, *args, **kw))
+
+    def rules(self, name: str, options: dict[str, Any]) -> Rules:
+        return library.rules_for(self.store, name, **options)
+
+    async def position(self, name: str, fragment: str, options: dict[str, Any]) -> dict[str, Any]:
+        rules = self.rules(name, options)
+        pos = await self.run(self.store.lookup, name, fragment, rules, light=True)
+        return library.position_dict(pos)
+
+    async def move(
+        self,
+        name: str,
+        fragment: str,
+        options: dict[str, Any],
+        strategy: str,
+        skill: float,
+        seed: int | None,
+    ) -> dict[str, Any]:
+        """The computer's reply: with chance ``skill`` the strategy's move, else any legal
+        move at random (the same generator, so a seed repeats both choices)."""
+        rules = self.rules(name, options)
+        pos = await self.run(self.store.lookup, name, fragment, rules, light=True)
+        rng = random.Random(seed)
+        by = "strategy" if skill >= 1 or rng.random() < skill else "random"
+        play = choose(strategy if by == "strategy" else "random", pos, rng, 2, rules)
+        data = library.position_dict(pos)
+        reply = next(p for p in data["plays"] if p["fragment"] == play.fragment)
+        return {
+            "name": name,
+            "rules": data["rules"],
+            "fragment": data["fragment"],
+            "strategy": strategy,
+            "skill": skill,
+            "seed": seed,
+            "by": by,
+            "play": reply,
+        }
+
+
+def dumps(data: Any) -> bytes:
+    """The API's JSON encoding: compact UTF-8."""
+    return json.dumps(data, ensure_ascii=False, default=str, separators=(",", ":")).encode()
+
+
+def error_body(exc: GhostdbError | SQLAlchemyError) -> tuple[int, dict[str, str]]:
+    """The status and body for a library or database error: 404 for what is not there
+    (the lookup errors), 503 for a database that cannot answer, 400 for the rest."""
+    if isinstance(exc, SQLAlchemyError):
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        return 503, {"error": f"the database did not answer: {reason}"}
+    if isinstance(exc, LookupError):
+        status = 404
+    elif isinstance(exc, DatabaseError):
+        status = 503
+    else:
+        status = 400
+    return status, {"error": str(exc)}
