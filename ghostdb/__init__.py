@@ -1,4 +1,4 @@
-"""ghostdb: a persistent, database-backed solution store for the word game Ghost."""
+"""ghostdb: a persistent, database-backed solution store for Ghost and other finite games."""
 
 from ghostdb.errors import (
     BadFragment,
@@ -7,10 +7,12 @@ from ghostdb.errors import (
     DeadFragment,
     GhostdbError,
     NameConflict,
+    NotForThisGame,
     NotSolved,
     UnknownDictionary,
     WordListError,
 )
+from ghostdb.games import ChopsticksRules, TicTacToeRules
 from ghostdb.rules import Move, Rules, Variant
 from ghostdb.store import Store, open_store
 from ghostdb.values import Outcome, Play, Position
@@ -18,17 +20,20 @@ from ghostdb.values import Outcome, Play, Position
 __all__ = [
     "BadFragment",
     "BadMove",
+    "ChopsticksRules",
     "DatabaseError",
     "DeadFragment",
     "GhostdbError",
     "Move",
     "NameConflict",
+    "NotForThisGame",
     "NotSolved",
     "Outcome",
     "Play",
     "Position",
     "Rules",
     "Store",
+    "TicTacToeRules",
     "UnknownDictionary",
     "Variant",
     "WordListError",

@@ -12,11 +12,12 @@ import typer
 
 from ghostdb import render
 from ghostdb.errors import GhostdbError
-from ghostdb.rules import Rules, Variant, standard_rule_sets
+from ghostdb.games import RuleSet, all_rule_sets, game_name, rules_from_options
+from ghostdb.rules import Variant
 from ghostdb.store import Store, open_store
 
 app = typer.Typer(
-    help="A persistent solution store for the word game Ghost.",
+    help="A persistent solution store for the word game Ghost and other finite games.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
@@ -33,15 +34,36 @@ DbOption = Annotated[
         help="Database: a SQLAlchemy URL or a SQLite file path [default: ./ghost.db].",
     ),
 ]
+# Rule options: every command that reads or makes a solution takes all of them; each game
+# uses its own and refuses the others' (see ghostdb.games.rules_from_options).
 MinLength = Annotated[
-    int, typer.Option("--min-length", "-m", min=1, help="Shortest word that ends the game.")
+    int | None,
+    typer.Option(
+        "--min-length", "-m", min=1, help="Ghost: shortest word that ends the game [default: 3]."
+    ),
 ]
 RulesOption = Annotated[
-    Variant, typer.Option("--rules", "-r", case_sensitive=False, help="Rule variant.")
+    Variant | None,
+    typer.Option("--rules", "-r", case_sensitive=False, help="Ghost variant [default: ghost]."),
 ]
-Misere = Annotated[bool, typer.Option("--misere", help="Misère: completing a word wins.")]
+Misere = Annotated[bool, typer.Option("--misere", help="Ghost: completing a word wins.")]
+Fingers = Annotated[
+    int | None,
+    typer.Option(min=2, max=9, help="Chopsticks: a hand dies at this many fingers [default: 5]."),
+]
+Rollover = Annotated[
+    bool, typer.Option("--rollover", help="Chopsticks: a hand keeps the remainder, dying at 0.")
+]
+NoTransfers = Annotated[
+    bool, typer.Option("--no-transfers", help="Chopsticks: taps only, no transfers.")
+]
 Json = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
-Name = Annotated[str, typer.Argument(help="Dictionary name (see `ghostdb dictionaries`).")]
+Name = Annotated[
+    str,
+    typer.Argument(
+        help="A dictionary (see `ghostdb dictionaries`) or a game: chopsticks, tictactoe."
+    ),
+]
 
 
 def fail(message: str) -> NoReturn:
@@ -59,8 +81,28 @@ def store_for(db: str | None, *, create: bool = False) -> Iterator[Store]:
         fail(str(exc))
 
 
-def rules_of(variant: Variant, min_length: int, misere: bool) -> Rules:
-    return Rules(variant, min_length, misere)
+def rules_of(
+    name: str,
+    variant: Variant | None = None,
+    min_length: int | None = None,
+    misere: bool = False,
+    fingers: int | None = None,
+    rollover: bool = False,
+    no_transfers: bool = False,
+) -> RuleSet:
+    """The rule set the options choose for ``name``'s game; one line if one does not apply."""
+    try:
+        return rules_from_options(
+            game_name(name),
+            variant=variant,
+            min_length=min_length,
+            misere=misere or None,
+            fingers=fingers,
+            rollover=rollover or None,
+            transfers=False if no_transfers else None,
+        )
+    except GhostdbError as exc:
+        fail(str(exc))
 
 
 def emit(text: str) -> None:
@@ -109,39 +151,42 @@ def list_dictionaries(db: DbOption = None, json: Json = False) -> None:
 @app.command()
 def solve(
     name: Name,
-    min_length: Annotated[
-        int | None,
-        typer.Option("--min-length", "-m", min=1, help="Shortest word that ends the game [3]."),
-    ] = None,
-    rules: Annotated[
-        Variant | None,
-        typer.Option("--rules", "-r", case_sensitive=False, help="Rule variant [ghost]."),
-    ] = None,
+    min_length: MinLength = None,
+    rules: RulesOption = None,
     misere: Misere = False,
+    fingers: Fingers = None,
+    rollover: Rollover = False,
+    no_transfers: NoTransfers = False,
     every: Annotated[
         bool,
         typer.Option(
             "--all",
-            help="Solve all six: ghost, super and superduper with words of 3+ and of 4+ "
-            "letters (misère with --misere).",
+            help="Solve every standard rule set: for Ghost, ghost, super and superduper with "
+            "words of 3+ and of 4+ letters (misère with --misere); for Chopsticks, with and "
+            "without rollover and transfers.",
         ),
     ] = False,
     force: Annotated[bool, typer.Option(help="Solve again even if already solved.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     db: DbOption = None,
 ) -> None:
-    """Solve every fragment of a dictionary and store the results."""
-    if every and (min_length is not None or rules is not None):
-        fail("--all solves every variant and minimum length: leave out --rules and --min-length")
+    """Solve every position of a dictionary's Ghost (or of a game) and store the results."""
+    if every and (
+        min_length is not None or rules is not None or fingers or rollover or no_transfers
+    ):
+        fail("--all solves every standard rule set: leave out the other rule options")
     if every:
-        rule_sets = standard_rule_sets(misere)
+        rules_of(name, misere=misere)  # refuses --misere for games without it
+        rule_sets = all_rule_sets(game_name(name), misere)
     else:
-        rule_sets = [rules_of(rules or Variant.GHOST, min_length or 3, misere)]
-    with store_for(db) as store:
+        rule_sets = [rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers)]
+    # A game needs no ingested list, so solving one may create the database.
+    with store_for(db, create=game_name(name) != "ghost") as store:
         for chosen in rule_sets:
             label = chosen.key if every else ""
             with _progress(quiet, label) as progress:
                 result = store.solve(name, chosen, force=force, progress=progress)
+            noun = "fragments" if game_name(name) == "ghost" else "positions"
             if result.skipped:
                 emit(
                     f"{name} is already solved for {chosen.describe()}: nothing to do "
@@ -150,7 +195,7 @@ def solve(
             else:
                 emit(
                     f"solved {name} for {chosen.describe()}: {result.fragment_count:,} "
-                    f"fragments, {result.reachable_count:,} reachable, {result.seconds:.2f} s"
+                    f"{noun}, {result.reachable_count:,} reachable, {result.seconds:.2f} s"
                 )
     if every:
         emit(f"`ghostdb report {name}` shows them side by side")
@@ -165,7 +210,12 @@ def _progress(quiet: bool, title: str = "") -> Iterator[Callable[[str, int, int]
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    labels = {"solve": "solving fragments", "write": "writing rows"}
+    labels = {
+        "build": "building positions",
+        "solve": "solving positions",
+        "write": "writing rows",
+        "publish": "publishing",
+    }
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -199,21 +249,40 @@ def list_solutions(
         emit(render.solutions(items))
 
 
+@app.command("games")
+def list_games(db: DbOption = None, json: Json = False) -> None:
+    """List the games, their rule options and what is solved."""
+    with store_for(db) as store:
+        items = store.games()
+    if json:
+        emit(render.to_json(items))
+    else:
+        emit(render.games(items))
+
+
 # -- lookups -----------------------------------------------------------------------------------
 
 
 @app.command()
 def lookup(
     name: Name,
-    fragment: Annotated[str, typer.Argument(help="Fragment to look up ('' for the start).")],
-    min_length: MinLength = 3,
-    rules: RulesOption = Variant.GHOST,
+    fragment: Annotated[
+        str,
+        typer.Argument(
+            help="Position to look up: a fragment, hands, a board [default: the start]."
+        ),
+    ] = "",
+    min_length: MinLength = None,
+    rules: RulesOption = None,
     misere: Misere = False,
+    fingers: Fingers = None,
+    rollover: Rollover = False,
+    no_transfers: NoTransfers = False,
     json: Json = False,
     db: DbOption = None,
 ) -> None:
-    """Who wins from a fragment, the best move, the game length, and every play."""
-    chosen = rules_of(rules, min_length, misere)
+    """Who wins from a position, the best move, the game length, and every move."""
+    chosen = rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers)
     with store_for(db) as store:
         pos = store.lookup(name, fragment, chosen)
     emit(render.to_json(pos.as_dict()) if json else render.position(pos, chosen))
@@ -222,9 +291,12 @@ def lookup(
 @app.command()
 def openings(
     name: Name,
-    min_length: MinLength = 3,
-    rules: RulesOption = Variant.GHOST,
+    min_length: MinLength = None,
+    rules: RulesOption = None,
     misere: Misere = False,
+    fingers: Fingers = None,
+    rollover: Rollover = False,
+    no_transfers: NoTransfers = False,
     words: Annotated[
         bool, typer.Option("--words", help="Show the words each player's winning plan needs.")
     ] = False,
@@ -232,7 +304,7 @@ def openings(
     db: DbOption = None,
 ) -> None:
     """Each first move and which player it wins for."""
-    chosen = rules_of(rules, min_length, misere)
+    chosen = rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers)
     with store_for(db) as store:
         if words:
             items = store.opening_plans(name, chosen)
@@ -266,8 +338,8 @@ def strategy(
     start: Annotated[
         str, typer.Option("--from", help="Fragment to start from [default: the start].")
     ] = "",
-    min_length: MinLength = 3,
-    rules: RulesOption = Variant.GHOST,
+    min_length: MinLength = None,
+    rules: RulesOption = None,
     misere: Misere = False,
     fmt: Annotated[
         PlanFormat, typer.Option("--format", "-f", help="words, tree, json or dot (Graphviz).")
@@ -276,7 +348,7 @@ def strategy(
 ) -> None:
     """A player's best plan: the fewest words to memorise to never lose (or, where the
     player cannot win, the plan that leaves the opponent the most ways to go wrong)."""
-    chosen = rules_of(rules, min_length, misere)
+    chosen = rules_of(name, rules, min_length, misere)
     with store_for(db) as store:
         plan = store.strategy(name, player, start, chosen)
     if fmt is PlanFormat.words:
@@ -293,16 +365,22 @@ def strategy(
 @app.command()
 def line(
     name: Name,
-    fragment: Annotated[str, typer.Argument(help="Fragment to start from.")] = "",
-    min_length: MinLength = 3,
-    rules: RulesOption = Variant.GHOST,
+    fragment: Annotated[
+        str, typer.Argument(help="Position to start from [default: the start].")
+    ] = "",
+    min_length: MinLength = None,
+    rules: RulesOption = None,
     misere: Misere = False,
+    fingers: Fingers = None,
+    rollover: Rollover = False,
+    no_transfers: NoTransfers = False,
     json: Json = False,
     db: DbOption = None,
 ) -> None:
     """The principal lines: the winner ends the game as soon as possible, the loser makes
-    it last as long as possible; every tie is followed."""
-    chosen = rules_of(rules, min_length, misere)
+    it last as long as possible.  In Ghost every tie is followed; in other games the best
+    move, until the game ends or a position comes again (a draw)."""
+    chosen = rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers)
     with store_for(db) as store:
         found = store.line(name, fragment, chosen)
     emit(render.to_json(found.as_dict()) if json else render.principal_lines(found))
@@ -315,9 +393,12 @@ def line(
 def compare(
     a: Annotated[str, typer.Argument(help="First dictionary.")],
     b: Annotated[str | None, typer.Argument(help="Second dictionary [default: the first].")] = None,
-    min_length: MinLength = 3,
-    rules: RulesOption = Variant.GHOST,
+    min_length: MinLength = None,
+    rules: RulesOption = None,
     misere: Misere = False,
+    fingers: Fingers = None,
+    rollover: Rollover = False,
+    no_transfers: NoTransfers = False,
     vs_min_length: Annotated[
         int | None, typer.Option("--vs-min-length", min=1, help="Second side's minimum length.")
     ] = None,
@@ -334,11 +415,15 @@ def compare(
 ) -> None:
     """Two solutions side by side (two dictionaries, or one under two rule sets), and
     where they disagree."""
-    left = rules_of(rules, min_length, misere)
+    left = rules_of(a, rules, min_length, misere, fingers, rollover, no_transfers)
     right = rules_of(
+        b or a,
         rules if vs_rules is None else vs_rules,
         min_length if vs_min_length is None else vs_min_length,
         misere if vs_misere is None else vs_misere,
+        fingers,
+        rollover,
+        no_transfers,
     )
     with store_for(db) as store:
         found = store.compare(a, b, left, right, examples=examples)
@@ -347,7 +432,7 @@ def compare(
 
 @app.command()
 def report(name: Name, json: Json = False, db: DbOption = None) -> None:
-    """One row per solved rule set of a dictionary: who wins, and both players' plans."""
+    """One row per solved rule set: who wins, positions by outcome, (Ghost) both plans."""
     with store_for(db) as store:
         rows = store.report(name)
     if json:
@@ -362,9 +447,12 @@ def report(name: Name, json: Json = False, db: DbOption = None) -> None:
 @app.command()
 def play(
     name: Name,
-    min_length: MinLength = 3,
-    rules: RulesOption = Variant.GHOST,
+    min_length: MinLength = None,
+    rules: RulesOption = None,
     misere: Misere = False,
+    fingers: Fingers = None,
+    rollover: Rollover = False,
+    no_transfers: NoTransfers = False,
     players: Annotated[
         str,
         typer.Option(
@@ -380,9 +468,9 @@ def play(
     json: Json = False,
     db: DbOption = None,
 ) -> None:
-    """Play Ghost: humans at the keyboard against computer players that read the stored
+    """Play: humans at the keyboard against computer players that read the stored
     solution (one query per move)."""
-    chosen = rules_of(rules, min_length, misere)
+    chosen = rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers)
     with store_for(db) as store:
         game = store.new_game(name, chosen, players, seed)
         if moves is None:
@@ -415,9 +503,12 @@ def play(
 @app.command()
 def selfplay(
     name: Name,
-    min_length: MinLength = 3,
-    rules: RulesOption = Variant.GHOST,
+    min_length: MinLength = None,
+    rules: RulesOption = None,
     misere: Misere = False,
+    fingers: Fingers = None,
+    rollover: Rollover = False,
+    no_transfers: NoTransfers = False,
     players: Annotated[
         str, typer.Option(help="Computer players, one per seat: optimal, fastest, rational, random")
     ] = "optimal,optimal",
@@ -426,8 +517,8 @@ def selfplay(
     json: Json = False,
     db: DbOption = None,
 ) -> None:
-    """Computer against computer: who won, and the words the games ended on."""
-    chosen = rules_of(rules, min_length, misere)
+    """Computer against computer: who won, and the positions the games ended on."""
+    chosen = rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers)
     with store_for(db) as store:
         report = store.selfplay(name, chosen, players, games, seed)
     emit(render.to_json(report.as_dict()) if json else render.selfplay(report))

@@ -26,8 +26,8 @@ class UnknownDictionary(GhostdbError, KeyError):
     @classmethod
     def named(cls, name: str) -> UnknownDictionary:
         return cls(
-            f"no dictionary named {name!r} is stored: `ghostdb dictionaries` lists them, "
-            f"`ghostdb ingest PATH --name {name}` adds one"
+            f"no dictionary named {name!r} is stored: `ghostdb dictionaries` lists them "
+            f"(and `ghostdb games` the games), `ghostdb ingest PATH --name {name}` adds one"
         )
 
     def __str__(self) -> str:  # KeyError would quote the message
@@ -44,6 +44,10 @@ class MissingPlans(GhostdbError, LookupError):
 
 class BadFragment(GhostdbError, ValueError):
     """A fragment or move holds something that is not a letter."""
+
+
+class NotForThisGame(GhostdbError, ValueError):
+    """A question that the game of that name does not have (plans of Chopsticks)."""
 
 
 class DeadFragment(GhostdbError, LookupError):

@@ -1,14 +1,15 @@
-"""Solve jobs: read a stored dictionary, solve it, write every position, publish atomically.
+"""Solve jobs: build a game's positions, solve them, write every one, publish atomically.
 
 A job is a ``solutions`` row.  It is committed as ``running`` first, so a crash leaves a
-trace; all positions and plans are then written and the job flipped to ``complete`` in
-one transaction, so a reader sees the previous complete solution or the new one, never
-part of one.  A job that fails is marked ``failed`` (a killed one is found and marked on
-the next solve), and its rows never become visible.
+trace; all positions (and, for word games, plans) are then written and the job flipped to
+``complete`` in one transaction, so a reader sees the previous complete solution or the
+new one, never part of one.  A job that fails is marked ``failed`` (a killed one is found
+and marked on the next solve), and its rows never become visible.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import signal
 import socket
@@ -23,27 +24,32 @@ from sqlalchemy.engine import Engine
 
 from ghostdb import queries as q
 from ghostdb.errors import NotSolved, SolveFailed, UnknownDictionary
-from ghostdb.graph import Graph, build_graph
-from ghostdb.rules import Rules
+from ghostdb.games import RuleSet, check_rules, game_name, game_of
+from ghostdb.games.base import VALUE_NAMES, PositionGraph
 from ghostdb.schema import plans, positions
-from ghostdb.solver import SOLVER_VERSION, Solved, solve
+from ghostdb.solvers import SOLVER_VERSION, Values, solve
+from ghostdb.solvers import plans as plan_solver
 
-# (stage, units done so far, total units) for progress bars.
+# (stage, units done so far, total units) for progress bars.  Stages, in order: "build",
+# "solve", "write" (positions then plans), "publish".
 ProgressFn = Callable[[str, int, int], None]
 
 CHUNK_ROWS = 50_000
 
 POSITION_COLUMNS = (
     "solution_id",
+    "level",
     "fragment",
     "reachable",
     "outcome",
     "game_length",
     "best_next",
     "winning_moves",
+    "drawing_moves",
 )
 PLAN_COLUMNS = (
     "solution_id",
+    "level",
     "fragment",
     "plan_next",
     "mover_lossiness",
@@ -62,8 +68,15 @@ class SolveResult:
     """True when the rule set was already solved and nothing was done."""
     fragment_count: int
     reachable_count: int
-    word_count: int
+    word_count: int | None
     seconds: float
+
+
+def input_sha256(rules: RuleSet, words_sha256: str | None) -> str:
+    """What a solution was made from: the word list's hash, or the game's rule key's."""
+    if words_sha256 is not None:
+        return words_sha256
+    return hashlib.sha256(rules.key.encode()).hexdigest()
 
 
 def _pid_alive(pid: int) -> bool:
@@ -76,15 +89,20 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+def interrupted(job: Any) -> bool:
+    """Whether a ``running`` job's process on this host is gone (killed before publishing)."""
+    return (
+        job.status == "running"
+        and job.host == socket.gethostname()
+        and job.pid is not None
+        and not _pid_alive(job.pid)
+    )
+
+
 def reap_interrupted(engine: Engine) -> int:
     """Mark ``failed`` the running jobs of this host whose process is gone; return how many."""
-    host = socket.gethostname()
     with engine.begin() as conn:
-        dead = [
-            job
-            for job in q.running_jobs(conn)
-            if job.host == host and job.pid is not None and not _pid_alive(job.pid)
-        ]
+        dead = [job for job in q.running_jobs(conn) if interrupted(job)]
         for job in dead:
             q.update_job(
                 conn,
@@ -99,18 +117,27 @@ def reap_interrupted(engine: Engine) -> int:
 def run_solve(
     engine: Engine,
     name: str,
-    rules: Rules,
+    rules: RuleSet,
     *,
     force: bool = False,
     progress: ProgressFn | None = None,
 ) -> SolveResult:
-    """Solve dictionary ``name`` under ``rules`` and publish the result (see module doc)."""
+    """Solve ``name`` (a dictionary or a game) under ``rules`` and publish the result."""
+    check_rules(name, rules)
+    game_kind = game_name(name)
     reap_interrupted(engine)
     with engine.begin() as conn:
-        dictionary = q.dictionary_by_name(conn, name)
-        if dictionary is None:
-            raise UnknownDictionary.named(name)
-        existing = q.published_solution(conn, dictionary.id, rules)
+        dictionary_id, words_sha, alphabet = None, None, ""
+        if game_kind == "ghost":
+            dictionary = q.dictionary_by_name(conn, name)
+            if dictionary is None:
+                raise UnknownDictionary.named(name)
+            dictionary_id, words_sha, alphabet = (
+                dictionary.id,
+                dictionary.sha256,
+                dictionary.alphabet,
+            )
+        existing = q.published_solution(conn, game_kind, dictionary_id, rules.key)
         if existing is not None and not force:
             return SolveResult(
                 existing.id,
@@ -120,29 +147,34 @@ def run_solve(
                 existing.word_count,
                 existing.seconds or 0.0,
             )
+        all_words = None
+        if dictionary_id is not None:
+            all_words = q.dictionary_words(conn, dictionary_id, rules.min_length)
+            if not all_words:
+                raise NotSolved(
+                    f"{name} has no word of {rules.min_length} or more letters: "
+                    "nothing to solve with that minimum length"
+                )
         job_id = q.insert_job(
             conn,
-            dictionary_id=dictionary.id,
-            rules=rules.variant.value,
-            min_length=rules.min_length,
-            misere=rules.misere,
+            game=game_kind,
+            dictionary_id=dictionary_id,
+            rules=rules.key,
             status="running",
             solver_version=SOLVER_VERSION,
+            input_sha256=input_sha256(rules, words_sha),
             started_at=q.now(),
             host=socket.gethostname(),
             pid=os.getpid(),
         )
-        all_words = q.dictionary_words(conn, dictionary.id, rules.min_length)
 
     started = time.perf_counter()
     restore = _fail_on_sigterm()
     try:
-        if not all_words:
-            raise NotSolved(
-                f"{name} has no word of {rules.min_length} or more letters: "
-                "nothing to solve with that minimum length"
-            )
-        graph = build_graph(all_words, rules)
+        game = game_of(rules, alphabet)
+        if progress:
+            progress("build", 0, 1)
+        graph = game.build(all_words)
         if progress:
             progress("solve", 0, graph.size)
         done = 0
@@ -151,29 +183,32 @@ def run_solve(
             nonlocal done
             done += n
             if progress:
-                progress("solve", done, graph.size)
+                progress("solve", min(done, graph.size), graph.size)
 
-        solved = solve(graph, misere=rules.misere, progress=tick)
-        reachable_count = int(solved.reachable.sum())
+        values = solve(graph, tick)
+        plan_values = plan_solver.solve(graph, values) if game.word_game else None
+        reachable_count = int(values.reachable.sum())
         with engine.begin() as conn:
             written = 0
-            total = graph.size + reachable_count
-            for table, columns, chunk in _rows(job_id, graph, solved):
+            total = graph.size + (reachable_count if plan_values is not None else 0)
+            for table, columns, chunk in _rows(job_id, graph, values, plan_values):
                 q.bulk_insert(conn, table, columns, chunk)
                 written += len(chunk)
                 if progress:
                     progress("write", written, total)
-            q.supersede(conn, dictionary.id, rules, keep=job_id)
+            if progress:
+                progress("publish", 0, 1)
+            q.supersede(conn, game_kind, dictionary_id, rules.key, keep=job_id)
             q.update_job(
                 conn,
                 job_id,
                 status="complete",
                 finished_at=q.now(),
-                word_count=len(all_words),
+                word_count=None if all_words is None else len(all_words),
                 fragment_count=graph.size,
                 reachable_count=reachable_count,
                 seconds=time.perf_counter() - started,
-                has_plans=True,
+                has_plans=plan_values is not None,
             )
     except BaseException as exc:
         _mark_failed(engine, job_id, exc)
@@ -184,9 +219,10 @@ def run_solve(
         restore()
     seconds = time.perf_counter() - started
     with engine.begin() as conn:
-        q.delete_unpublished_rows(conn, dictionary.id, rules)
+        q.delete_unpublished_rows(conn, game_kind, dictionary_id, rules.key)
         q.refresh_statistics(conn, positions, plans)
-    return SolveResult(job_id, False, graph.size, reachable_count, len(all_words), seconds)
+    word_count = None if all_words is None else len(all_words)
+    return SolveResult(job_id, False, graph.size, reachable_count, word_count, seconds)
 
 
 def _mark_failed(engine: Engine, job_id: int, exc: BaseException) -> None:
@@ -214,33 +250,40 @@ def _fail_on_sigterm() -> Callable[[], None]:
     return lambda: signal.signal(signal.SIGTERM, previous)
 
 
-def _rows(job_id: int, graph: Graph, s: Solved) -> Iterator[tuple[Any, tuple[str, ...], list]]:
+def _rows(
+    job_id: int, graph: PositionGraph, v: Values, p: plan_solver.Plans | None
+) -> Iterator[tuple[Any, tuple[str, ...], list]]:
     """(table, columns, rows): position rows, then plan rows, in key order and in chunks.
 
     Built from whole-array ``tolist`` calls and shared string objects: the per-row
-    Python work, not SQLite, bounds the write speed.
+    Python work, not the database, bounds the write speed.
     """
-    fragments = graph.fragments
-    names = ("loss", "win")
+    keys = graph.keys
+    lengths = v.length.tolist()
     position_columns = [
-        fragments,
-        s.reachable.tolist(),
-        [names[w] for w in s.win.tolist()],
-        s.length.tolist(),
-        [fragments[b] if b >= 0 else None for b in s.best.tolist()],
-        s.winning_moves.tolist(),
+        graph.level.tolist(),
+        keys,
+        v.reachable.tolist(),
+        [VALUE_NAMES[x] for x in v.value.tolist()],
+        [n if n >= 0 else None for n in lengths] if (v.length < 0).any() else lengths,
+        [keys[b] if b >= 0 else None for b in v.best.tolist()],
+        v.winning_moves.tolist(),
+        v.drawing_moves.tolist(),
     ]
     yield from _chunks(job_id, positions, POSITION_COLUMNS, position_columns)
-    reach = np.flatnonzero(s.reachable)
+    if p is None:
+        return
+    reach = np.flatnonzero(v.reachable)
     plan_columns = [
-        [fragments[i] for i in reach.tolist()],
-        [fragments[b] if b >= 0 else None for b in s.plan[reach].tolist()],
-        s.mover_lossiness[reach].tolist(),
-        s.mover_outcomes[reach].tolist(),
-        s.mover_letters[reach].tolist(),
-        s.waiter_lossiness[reach].tolist(),
-        s.waiter_outcomes[reach].tolist(),
-        s.waiter_letters[reach].tolist(),
+        graph.level[reach].tolist(),
+        [keys[i] for i in reach.tolist()],
+        [keys[b] if b >= 0 else None for b in p.plan[reach].tolist()],
+        p.mover_lossiness[reach].tolist(),
+        p.mover_outcomes[reach].tolist(),
+        p.mover_letters[reach].tolist(),
+        p.waiter_lossiness[reach].tolist(),
+        p.waiter_outcomes[reach].tolist(),
+        p.waiter_letters[reach].tolist(),
     ]
     yield from _chunks(job_id, plans, PLAN_COLUMNS, plan_columns)
 

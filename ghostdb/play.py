@@ -1,13 +1,15 @@
-"""The game engine and the computer strategies.
+"""The game engine and the computer strategies, for every game the store holds.
 
-A `Game` holds a fragment, the seats (human or a computer strategy) and whose turn it is.
-Every position comes from the stored solution by one lookup (one indexed query): a
-computer move reads the position it is to move in, a human's move is checked against the
-same plays, so a game costs one query per move and never solves anything.
+A `Match` holds the position, the seats (human or a computer strategy) and whose turn it
+is.  Every position comes from the stored solution through a lookup function the store
+hands in (one indexed query): a computer move reads the position it is to move in, a
+human's move is checked against the same plays, so a match costs one query per move and
+never solves anything.  The engine knows no database: it imports no store.
 
 Strategies (a computer seat):
 
-* ``optimal``: if it can win, a random move among all its winning moves; if it will lose,
+* ``optimal``: if it can win, a random move among all its winning moves; if it cannot,
+  a random move among those that hold a tie (the nearest), else a draw; if it will lose,
   a random move among those that make the game last longest (when the opponent then wins
   as fast as possible).  Two players only.
 * ``fastest``: always the stored best move: the winning move that ends soonest, or the
@@ -17,25 +19,27 @@ Strategies (a computer seat):
   when another move exists.
 * ``random``: any legal move, at random.
 
-A legal move is a play that some word continues (completing a word included).  A human
-may also type a letter that no word continues: that player loses, as in the spoken game.
-With more than two players, the player who completes a word (or makes a play no word
-continues) loses and the game ends; in misère, completing a word wins.
+A legal move is a stored play (in Ghost: one that some word continues, completing a word
+included).  In Ghost a human may also type a letter that no word continues: that player
+loses, as in the spoken game.  With more than two players, the player who completes a
+word (or makes a play no word continues) loses and the game ends; in misère, completing a
+word wins.  A game whose moves can cycle (Chopsticks) ends in a draw as soon as a
+position repeats.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ghostdb.errors import BadMove, DeadFragment
-from ghostdb.rules import Rules, Variant
+from ghostdb.games.base import Game
 from ghostdb.values import Outcome, Play, Position
 
-if TYPE_CHECKING:
-    from ghostdb.store import Store
+Lookup = Callable[[str], Position]
+"""The stored position at a key, from the solution a match is played on."""
 
 HUMAN = "human"
 STRATEGIES = ("optimal", "fastest", "rational", "random")
@@ -84,17 +88,18 @@ class Result:
     player: int
     """The player whose move ended the game (or who quit)."""
     kind: str
-    """``word`` (completed a word), ``dead`` (a play no word continues) or ``quit``."""
+    """``word`` (completed a word), ``dead`` (a play no word continues), ``final`` (another
+    game's end), ``repeat`` (a position came again: a draw) or ``quit``."""
     fragment: str
-    won: bool
-    """Whether that player won by it (completing a word in misère)."""
+    won: bool | None
+    """Whether that player won by it (completing a word in misère); None: nobody won."""
     reason: str
     """E.g. "completed the word 'ghost'"."""
     players: int
 
     @property
     def winners(self) -> tuple[int, ...]:
-        if self.kind == "quit":
+        if self.won is None:
             return ()
         if self.won:
             return (self.player,)
@@ -102,7 +107,7 @@ class Result:
 
     @property
     def losers(self) -> tuple[int, ...]:
-        if self.kind == "quit":
+        if self.won is None:
             return ()
         if self.won:
             return tuple(p for p in range(self.players) if p != self.player)
@@ -121,17 +126,26 @@ class Result:
 
 
 @dataclass
-class Game:
+class Match:
     """A game in progress.  Create one with `Store.new_game`."""
 
-    store: Store
-    dictionary: str
-    rules: Rules
+    lookup: Lookup
+    name: str
+    rules: Any
+    game: Game
     seats: tuple[str, ...]
     rng: random.Random
     position: Position
     history: list[Turn] = field(default_factory=list)
     result: Result | None = None
+    seen: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.seen.add(self.position.fragment)
+
+    @property
+    def dictionary(self) -> str:
+        return self.name
 
     @property
     def fragment(self) -> str:
@@ -156,14 +170,14 @@ class Game:
 
     def play(self, text: str) -> Turn:
         """Make the move typed as ``text`` for the player to move; raise BadMove (and
-        change nothing) if it is not a move in the rules' notation."""
+        change nothing) if it is not a move in the game's notation."""
         self._check_running()
-        move = self.rules.parse_move(text)
-        after = move.apply(self.fragment)
-        notation = move.notation(self.rules.variant)
+        notation, after = self.game.parse_move(self.fragment, text)
         for play in self.plays():
             if play.fragment == after:
                 return self._advance(play)
+        if not self.game.word_game:
+            raise BadMove(f"{text.strip()!r} is not a legal move here: {self.game.move_hint()}")
         return self._dead(notation, after)
 
     def computer_move(self) -> Turn:
@@ -177,7 +191,7 @@ class Game:
     def quit(self) -> Result:
         self._check_running()
         self.result = Result(
-            self.to_move, "quit", self.fragment, False, "quit the game", self.players
+            self.to_move, "quit", self.fragment, None, "quit the game", self.players
         )
         return self.result
 
@@ -185,19 +199,25 @@ class Game:
         player = self.to_move
         turn = Turn(player, play.move, play.fragment)
         self.history.append(turn)
-        if play.is_word:
-            self.position = _word_position(self.position, play)
-            self.result = Result(
-                player,
-                "word",
-                play.fragment,
-                self.rules.misere,
-                f"completed the word {play.fragment!r}",
-                self.players,
-            )
+        if play.is_final:
+            self.position = _final_position(self.position, play, self.game.ending(play.fragment))
+            self.result = self._final_result(player, play)
+        elif play.fragment in self.seen:
+            self.position = self.lookup(play.fragment)
+            reason = f"{self.game.label(play.fragment)} came again: a draw"
+            self.result = Result(player, "repeat", play.fragment, None, reason, self.players)
         else:
-            self.position = self.store.lookup(self.dictionary, play.fragment, self.rules)
+            self.seen.add(play.fragment)
+            self.position = self.lookup(play.fragment)
         return turn
+
+    def _final_result(self, player: int, play: Play) -> Result:
+        """The result of a move that ends the game; ``play.outcome`` is the value for the
+        player to move next, so a loss there is a win for ``player``."""
+        reason = self.game.ending(play.fragment)
+        won = {Outcome.LOSS: True, Outcome.WIN: False}.get(play.outcome)
+        kind = "word" if self.game.word_game else "final"
+        return Result(player, kind, play.fragment, won, reason, self.players)
 
     def _dead(self, notation: str, after: str) -> Turn:
         player = self.to_move
@@ -209,7 +229,7 @@ class Game:
             shown = ", ".join(quoted[:4]) + f" or {len(quoted) - 4} more"
         else:
             shown = ", ".join(quoted[:-1]) + " or " * (len(quoted) > 1) + quoted[-1]
-        verb = "begins with" if self.rules.variant is Variant.GHOST else "contains"
+        verb = "begins with" if self.rules.variant.value == "ghost" else "contains"
         reason = f"no word {verb} {after!r}; {shown} would have continued"
         self.result = Result(player, "dead", after, False, reason, self.players)
         return turn
@@ -220,7 +240,8 @@ class Game:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "dictionary": self.dictionary,
+            "name": self.name,
+            "game": self.game.name,
             "rules": self.rules.key,
             "players": list(self.seats),
             "moves": [t.move for t in self.history],
@@ -230,19 +251,22 @@ class Game:
         }
 
 
-def _word_position(before: Position, play: Play) -> Position:
-    """The position at a completed word, from the play's stored values (no query)."""
+def _final_position(before: Position, play: Play, ending: str) -> Position:
+    """The position that ends the game, from the play's stored values (no query)."""
     return Position(
-        dictionary=before.dictionary,
+        name=before.name,
+        game=before.game,
         rules=before.rules,
         fragment=play.fragment,
         outcome=play.outcome,
         game_length=0,
         best_move=None,
         winning_moves=0,
-        is_word=True,
+        drawing_moves=0,
+        is_final=True,
+        ending=ending,
         reachable=True,
-        to_move=(before.to_move + 1) % 2,
+        to_move=None if before.to_move is None else (before.to_move + 1) % 2,
     )
 
 
@@ -250,12 +274,20 @@ def _word_position(before: Position, play: Play) -> Position:
 
 
 def choose(
-    strategy: str, position: Position, rng: random.Random, players: int, rules: Rules
+    strategy: str,
+    position: Position,
+    rng: random.Random,
+    players: int,
+    rules: Any,
+    skill: float = 1.0,
 ) -> Play:
-    """The play that ``strategy`` makes at ``position``."""
+    """The play that ``strategy`` makes at ``position``; with ``skill`` < 1, a random legal
+    move instead with probability 1 - skill."""
     plays = list(position.plays)
     if not plays:
         raise DeadFragment(f"{position.fragment!r} is a finished game: there is no move")
+    if skill < 1.0 and rng.random() >= skill:
+        return rng.choice(plays)
     if strategy == "random":
         return rng.choice(plays)
     if strategy == "rational":
@@ -263,7 +295,7 @@ def choose(
             winning = [p for p in plays if p.wins]
             return rng.choice(winning or plays)
         words = [p for p in plays if p.is_word]
-        if rules.misere:
+        if getattr(rules, "misere", False):
             return rng.choice(words or plays)
         return rng.choice([p for p in plays if not p.is_word] or plays)
     if strategy == "fastest":
@@ -271,7 +303,12 @@ def choose(
     if strategy == "optimal":
         if position.outcome is Outcome.WIN:
             return rng.choice([p for p in plays if p.wins])
-        longest = max(p.game_length for p in plays)
+        if position.outcome is Outcome.TIE:
+            ties = [p for p in plays if p.outcome is Outcome.TIE]
+            return rng.choice([p for p in ties if p.game_length == position.game_length - 1])
+        if position.outcome is Outcome.DRAW:
+            return rng.choice([p for p in plays if p.outcome is Outcome.DRAW])
+        longest = max(p.game_length or 0 for p in plays)
         return rng.choice([p for p in plays if p.game_length == longest])
     raise BadMove(f"{strategy!r} is not a computer strategy: use one of {', '.join(STRATEGIES)}")
 
@@ -284,7 +321,7 @@ class SelfPlay:
     """The results of many computer-only games."""
 
     dictionary: str
-    rules: Rules
+    rules: Any
     seats: tuple[str, ...]
     games: int
     seed: int | None
@@ -292,7 +329,10 @@ class SelfPlay:
     """Games won by each player."""
     losses: tuple[int, ...]
     final_words: dict[str, int]
-    """How often each game ended on each fragment (a word, or a play no word continues)."""
+    """How often each game ended on each position (a word, a play no word continues, a
+    final or a repeated position)."""
+    draws: int = 0
+    """Games nobody won (ties and repeated positions)."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -303,35 +343,39 @@ class SelfPlay:
             "seed": self.seed,
             "wins": list(self.wins),
             "losses": list(self.losses),
+            "draws": self.draws,
             "final_words": dict(sorted(self.final_words.items(), key=lambda kv: (-kv[1], kv[0]))),
         }
 
 
 def selfplay(
-    store: Store,
+    new_match: Callable[[random.Random], Match],
     name: str,
-    rules: Rules,
+    rules: Any,
     seats: Sequence[str],
     games: int,
     seed: int | None = None,
 ) -> SelfPlay:
-    """Play ``games`` games between computer strategies; one RNG, seeded, for all."""
-    seats = parse_players(seats)
+    """Play ``games`` games between computer strategies; one RNG, seeded, for all.
+    ``new_match(rng)`` sets up a match from the start."""
     if HUMAN in seats:
         raise BadMove("self-play is for computer players: use optimal, fastest, rational, random")
     rng = random.Random(seed)
-    start = store.lookup(name, "", rules)
     wins = [0] * len(seats)
     losses = [0] * len(seats)
+    draws = 0
     finals: dict[str, int] = {}
     for _ in range(games):
-        game = Game(store, name, rules, seats, rng, start)
-        while game.result is None:
-            game.computer_move()
-        result = game.result
+        match = new_match(rng)
+        while match.result is None:
+            match.computer_move()
+        result = match.result
         for p in result.winners:
             wins[p] += 1
         for p in result.losers:
             losses[p] += 1
+        draws += result.won is None
         finals[result.fragment] = finals.get(result.fragment, 0) + 1
-    return SelfPlay(name, rules, seats, games, seed, tuple(wins), tuple(losses), finals)
+    return SelfPlay(
+        name, rules, tuple(seats), games, seed, tuple(wins), tuple(losses), finals, draws
+    )

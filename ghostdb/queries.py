@@ -34,7 +34,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import Select
 
-from ghostdb.rules import Form, Rules
+from ghostdb.rules import Form
 from ghostdb.schema import dictionaries, plans, positions, solutions, words
 
 # The status is written into the SQL, not bound: a bound value compared with the column
@@ -150,20 +150,20 @@ def refresh_statistics(conn: Connection, *tables: Any) -> None:
 # -- solve jobs ------------------------------------------------------------------------------
 
 
-def rules_filter(rules: Rules) -> Any:
-    return and_(
-        solutions.c.rules == rules.variant.value,
-        solutions.c.min_length == rules.min_length,
-        solutions.c.misere == rules.misere,
+def subject_filter(game: str, dictionary_id: int | None, rules_key: str) -> Any:
+    """The solutions of one rule set: of a dictionary (word games) or of a game."""
+    owner = (
+        solutions.c.dictionary_id.is_(None) & (solutions.c.game == game)
+        if dictionary_id is None
+        else solutions.c.dictionary_id == dictionary_id
     )
+    return and_(owner, solutions.c.rules == rules_key)
 
 
-def published_solution(conn: Connection, dictionary_id: int, rules: Rules) -> Row[Any] | None:
-    stmt = select(solutions).where(
-        solutions.c.dictionary_id == dictionary_id,
-        rules_filter(rules),
-        PUBLISHED,
-    )
+def published_solution(
+    conn: Connection, game: str, dictionary_id: int | None, rules_key: str
+) -> Row[Any] | None:
+    stmt = select(solutions).where(subject_filter(game, dictionary_id, rules_key), PUBLISHED)
     return conn.execute(stmt).first()
 
 
@@ -175,13 +175,14 @@ def update_job(conn: Connection, job_id: int, **values: Any) -> None:
     conn.execute(update(solutions).where(solutions.c.id == job_id).values(**values))
 
 
-def supersede(conn: Connection, dictionary_id: int, rules: Rules, keep: int) -> None:
+def supersede(
+    conn: Connection, game: str, dictionary_id: int | None, rules_key: str, keep: int
+) -> None:
     """Mark the published solution of a rule set (other than ``keep``) superseded."""
     conn.execute(
         update(solutions)
         .where(
-            solutions.c.dictionary_id == dictionary_id,
-            rules_filter(rules),
+            subject_filter(game, dictionary_id, rules_key),
             PUBLISHED,
             solutions.c.id != keep,
         )
@@ -193,25 +194,28 @@ def running_jobs(conn: Connection) -> Sequence[Row[Any]]:
     return conn.execute(select(solutions).where(solutions.c.status == "running")).all()
 
 
-def delete_unpublished_rows(conn: Connection, dictionary_id: int, rules: Rules) -> None:
+def delete_unpublished_rows(
+    conn: Connection, game: str, dictionary_id: int | None, rules_key: str
+) -> None:
     """Drop the positions and plans of a rule set's failed and superseded jobs."""
     dead = select(solutions.c.id).where(
-        solutions.c.dictionary_id == dictionary_id,
-        rules_filter(rules),
+        subject_filter(game, dictionary_id, rules_key),
         solutions.c.status.in_(("failed", "superseded")),
     )
     conn.execute(delete(plans).where(plans.c.solution_id.in_(dead)))
     conn.execute(delete(positions).where(positions.c.solution_id.in_(dead)))
 
 
-def job_rows(conn: Connection, dictionary: str | None = None) -> Sequence[Row[Any]]:
+def job_rows(conn: Connection, name: str | None = None) -> Sequence[Row[Any]]:
+    """Solve jobs, oldest first, with ``name``: the dictionary's name or the game's."""
+    label = func.coalesce(dictionaries.c.name, solutions.c.game).label("name")
     stmt = (
-        select(solutions, dictionaries.c.name.label("dictionary"))
-        .join(dictionaries, dictionaries.c.id == solutions.c.dictionary_id)
+        select(solutions, label)
+        .outerjoin(dictionaries, dictionaries.c.id == solutions.c.dictionary_id)
         .order_by(solutions.c.id)
     )
-    if dictionary is not None:
-        stmt = stmt.where(dictionaries.c.name == dictionary)
+    if name is not None:
+        stmt = stmt.where(label == name)
     return conn.execute(stmt).all()
 
 
@@ -222,51 +226,54 @@ def job_rows(conn: Connection, dictionary: str | None = None) -> Sequence[Row[An
 # dictionary's alphabet, in one query through the primary key.
 
 
-def published(name: Any, rules: Rules | None = None) -> Select[Any]:
-    """The published solution of dictionary ``name`` (under ``rules``, or bound parameters
-    ``variant``, ``min_length``, ``misere``): columns ``id`` and ``dictionary_id``."""
-    if rules is None:
-        match = and_(
-            solutions.c.rules == bindparam("variant"),
-            solutions.c.min_length == bindparam("min_length"),
-            solutions.c.misere == bindparam("misere"),
-        )
-    else:
-        match = rules_filter(rules)
-    return (
-        select(solutions.c.id, solutions.c.dictionary_id)
-        .join(dictionaries, dictionaries.c.id == solutions.c.dictionary_id)
-        .where(dictionaries.c.name == name, PUBLISHED, match)
-    )
+# What a lookup reads of a position (and of each position one move away).
+POSITION_FIELDS = (
+    "fragment",
+    "reachable",
+    "outcome",
+    "game_length",
+    "best_next",
+    "winning_moves",
+    "drawing_moves",
+)
 
 
-# What a lookup reads of a position (and of each position one play away).
-POSITION_FIELDS = ("fragment", "reachable", "outcome", "game_length", "best_next", "winning_moves")
-
-
-def solution_ref(conn: Connection, name: str, rules: Rules) -> Row[Any] | None:
-    """The published solution: ``id``, ``has_plans``, ``dictionary_id`` and the
-    dictionary's ``alphabet``."""
-    sol = published(name, rules).add_columns(solutions.c.has_plans).subquery()
-    stmt = select(sol.c.id, sol.c.has_plans, sol.c.dictionary_id, dictionaries.c.alphabet).join(
-        dictionaries, dictionaries.c.id == sol.c.dictionary_id
+def solution_ref(
+    conn: Connection, game: str, dictionary_id: int | None, rules_key: str
+) -> Row[Any] | None:
+    """The published solution of a rule set: ``id`` and ``has_plans``."""
+    stmt = select(solutions.c.id, solutions.c.has_plans).where(
+        subject_filter(game, dictionary_id, rules_key), PUBLISHED
     )
     return conn.execute(stmt).first()
 
 
-def positions_statement(count: int) -> Select[Any]:
-    """Positions ``fragment`` in ``f0`` … ``f{count-1}`` of solution ``solution_id``, if that
-    solution is still the published one (so a stale id finds nothing)."""
-    return (
-        select(*(positions.c[f] for f in POSITION_FIELDS))
-        .join(solutions, solutions.c.id == positions.c.solution_id)
-        .where(
-            solutions.c.id == bindparam("solution_id"),
-            PUBLISHED,
-            positions.c.solution_id == bindparam("solution_id"),
-            positions.c.fragment.in_([bindparam(f"f{i}") for i in range(count)]),
+def positions_statement(count: int) -> Any:
+    """The position ``f`` at level ``level`` and the positions ``c0`` … ``c{count-1}`` at
+    level ``child_level`` of solution ``solution_id``, if that solution is still the
+    published one (so a stale id finds nothing)."""
+    sid = bindparam("solution_id", type_=Integer)
+
+    def part(level: str, match: Any) -> Select[Any]:
+        return (
+            select(*(positions.c[f] for f in POSITION_FIELDS))
+            .join(solutions, solutions.c.id == positions.c.solution_id)
+            .where(
+                solutions.c.id == sid,
+                PUBLISHED,
+                positions.c.solution_id == sid,
+                positions.c.level == bindparam(level, type_=Integer),
+                match,
+            )
         )
+
+    head = part("level", positions.c.fragment == bindparam("f"))
+    if count == 0:
+        return head
+    children = part(
+        "child_level", positions.c.fragment.in_([bindparam(f"c{i}") for i in range(count)])
     )
+    return union_all(head, children)
 
 
 class FastQuery:
@@ -327,6 +334,7 @@ def _walk(alphabet: str, forms: Sequence[Form], with_plans: bool, keep: Any) -> 
     seed_plan = plans.alias("seed_plan")
     seed_cols = [
         positions.c.fragment.label("path"),
+        positions.c.level,
         positions.c.fragment,
         cast(bindparam("start_rev"), Text).label("rev"),
         positions.c.outcome,
@@ -340,6 +348,7 @@ def _walk(alphabet: str, forms: Sequence[Form], with_plans: bool, keep: Any) -> 
             seed_plan,
             and_(
                 seed_plan.c.solution_id == positions.c.solution_id,
+                seed_plan.c.level == positions.c.level,
                 seed_plan.c.fragment == positions.c.fragment,
             ),
         )
@@ -350,6 +359,7 @@ def _walk(alphabet: str, forms: Sequence[Form], with_plans: bool, keep: Any) -> 
             solutions.c.id == sid,
             PUBLISHED,
             positions.c.solution_id == sid,
+            positions.c.level == func.length(bindparam("start", type_=Text)),
             positions.c.fragment == bindparam("start", type_=Text),
         )
     )
@@ -371,6 +381,7 @@ def _walk(alphabet: str, forms: Sequence[Form], with_plans: bool, keep: Any) -> 
     child = positions.alias("child")
     step_cols = [
         (walk.c.path + literal_column("' '", Text) + child.c.fragment).label("path"),
+        child.c.level,
         child.c.fragment,
         child_rev.label("rev"),
         child.c.outcome,
@@ -380,14 +391,23 @@ def _walk(alphabet: str, forms: Sequence[Form], with_plans: bool, keep: Any) -> 
     # LEFT JOIN (moves is never empty, so it joins every row): it keeps SQLite's planner
     # from putting the walk innermost, which turns each step into a scan of the solution.
     step_from: Any = walk.outerjoin(moves, true()).join(
-        child, and_(child.c.solution_id == sid, child.c.fragment == child_fragment)
+        child,
+        and_(
+            child.c.solution_id == sid,
+            child.c.level == walk.c.level + 1,
+            child.c.fragment == child_fragment,
+        ),
     )
     child_plan = plans.alias("child_plan")
     if with_plans:
         step_cols.append(child_plan.c.plan_next)
         step_from = step_from.join(
             child_plan,
-            and_(child_plan.c.solution_id == sid, child_plan.c.fragment == child.c.fragment),
+            and_(
+                child_plan.c.solution_id == sid,
+                child_plan.c.level == child.c.level,
+                child_plan.c.fragment == child.c.fragment,
+            ),
         )
     step = (
         select(*step_cols).select_from(step_from).where(walk.c.game_length > 0, keep(walk, child))
@@ -433,28 +453,61 @@ def walk_rows(
 
 
 def plan_rank(conn: Connection, solution_id: int, fragment: str) -> Row[Any] | None:
-    """The stored best-plan ranks at a position (None if it has none: not reachable)."""
-    stmt = select(plans).where(plans.c.solution_id == solution_id, plans.c.fragment == fragment)
+    """The stored best-plan ranks at a word game's position (None if it has none: not
+    reachable)."""
+    stmt = select(plans).where(
+        plans.c.solution_id == solution_id,
+        plans.c.level == len(fragment),
+        plans.c.fragment == fragment,
+    )
     return conn.execute(stmt).first()
 
 
 # -- comparisons -----------------------------------------------------------------------------
 
 
-def published_solutions(conn: Connection, dictionary_id: int) -> Sequence[Row[Any]]:
-    """A dictionary's published solutions, in rule-set order."""
+def published_solutions(
+    conn: Connection, game: str, dictionary_id: int | None
+) -> Sequence[Row[Any]]:
+    """The published solutions of a dictionary (or of a game without one), by id."""
+    owner = (
+        solutions.c.dictionary_id.is_(None) & (solutions.c.game == game)
+        if dictionary_id is None
+        else solutions.c.dictionary_id == dictionary_id
+    )
+    stmt = select(solutions).where(owner, PUBLISHED).order_by(solutions.c.id)
+    return conn.execute(stmt).all()
+
+
+def all_published(conn: Connection) -> Sequence[Row[Any]]:
+    """Every published solution with ``name`` (dictionary or game), by name then id."""
+    label = func.coalesce(dictionaries.c.name, solutions.c.game).label("name")
     stmt = (
-        select(solutions)
-        .where(solutions.c.dictionary_id == dictionary_id, PUBLISHED)
-        .order_by(solutions.c.rules, solutions.c.min_length, solutions.c.misere)
+        select(solutions, label)
+        .outerjoin(dictionaries, dictionaries.c.id == solutions.c.dictionary_id)
+        .where(PUBLISHED)
+        .order_by(label, solutions.c.id)
     )
     return conn.execute(stmt).all()
+
+
+def outcome_counts(conn: Connection, solution_id: int) -> dict[str, int]:
+    """How many reachable positions have each outcome (for the player to move)."""
+    stmt = (
+        select(positions.c.outcome, func.count())
+        .where(positions.c.solution_id == solution_id, positions.c.reachable.is_(True))
+        .group_by(positions.c.outcome)
+    )
+    return {outcome: int(n) for outcome, n in conn.execute(stmt).all()}
 
 
 def _both(a_id: int, b_id: int) -> tuple[Any, Any, Any]:
     """Positions of solution ``a_id`` joined with the same fragment in ``b_id``."""
     a, b = positions.alias("a"), positions.alias("b")
-    joined = a.join(b, and_(b.c.solution_id == b_id, b.c.fragment == a.c.fragment))
+    joined = a.join(
+        b,
+        and_(b.c.solution_id == b_id, b.c.level == a.c.level, b.c.fragment == a.c.fragment),
+    )
     return a, b, joined
 
 
@@ -483,7 +536,7 @@ def outcome_disagreements(conn: Connection, a_id: int, b_id: int, limit: int) ->
         select(a.c.fragment, a.c.outcome, b.c.outcome.label("b_outcome"))
         .select_from(joined)
         .where(a.c.solution_id == a_id, a.c.outcome != b.c.outcome)
-        .order_by(func.length(a.c.fragment), a.c.fragment)
+        .order_by(a.c.level, a.c.fragment)
         .limit(limit)
     )
     return conn.execute(stmt).all()
@@ -514,13 +567,14 @@ def words_lacking(
     return list(conn.execute(stmt).scalars())
 
 
-def position_exists(conn: Connection, solution_id: int, fragment: str) -> bool:
+def position_exists(conn: Connection, solution_id: int, level: int, fragment: str) -> bool:
     stmt = select(positions.c.outcome).where(
-        positions.c.solution_id == solution_id, positions.c.fragment == fragment
+        positions.c.solution_id == solution_id,
+        positions.c.level == level,
+        positions.c.fragment == fragment,
     )
     return conn.execute(stmt).first() is not None
 
 
 def now() -> datetime:
-
     return datetime.now(UTC)

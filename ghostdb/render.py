@@ -10,7 +10,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ghostdb.play import Game, SelfPlay, Turn
+from ghostdb.play import Match, SelfPlay, Turn
 from ghostdb.rules import Rules, Variant
 from ghostdb.strategies import Ending, Lines, Node, OpeningPlans, ReportRow, Strategy
 from ghostdb.values import (
@@ -18,7 +18,6 @@ from ghostdb.values import (
     DictionaryInfo,
     IngestReport,
     Outcome,
-    PlanSize,
     Position,
     SolutionInfo,
 )
@@ -45,8 +44,22 @@ def table(
     return "\n".join([line(cells[0]), line(["-" * w for w in widths]), *map(line, cells[1:])])
 
 
-def moves_left(n: int) -> str:
+def moves_left(n: int | None) -> str:
+    if n is None:
+        return "no end (a draw)"
     return "game over" if n == 0 else f"{n} more move{'s' if n != 1 else ''}"
+
+
+VERBS = {Outcome.WIN: "wins", Outcome.LOSS: "loses", Outcome.TIE: "ties", Outcome.DRAW: "draws"}
+CATEGORY_VERBS = {"win": "wins", "lose": "loses", "tie": "ties", "draw": "draws"}
+
+
+def mover(to_move: int | None) -> str:
+    return "the player to move" if to_move is None else f"player {to_move}"
+
+
+def for_mover(to_move: int | None) -> str:
+    return "for the mover" if to_move is None else f"for player {to_move}"
 
 
 def ingest_report(report: IngestReport) -> str:
@@ -58,43 +71,66 @@ def ingest_report(report: IngestReport) -> str:
     return "\n".join(lines)
 
 
-def position(pos: Position, rules: Rules) -> str:
-    """A lookup: the position's values and every play with its own outcome and length."""
-    title = f"{pos.fragment or '(empty)'!s}  —  {pos.dictionary}, {rules.describe()}"
-    mover = f"player {pos.to_move}"
-    if pos.is_word:
-        verdict = (
-            f"a word: the game is over; {mover} (to move) has "
-            f"{'won' if pos.outcome is Outcome.WIN else 'lost'}"
-        )
+def position(pos: Position, rules: Any) -> str:
+    """A lookup: the position's values and every move with its own outcome and length."""
+    title = f"{label(pos.fragment)}  —  {pos.name}, {rules.describe()}"
+    who = mover(pos.to_move)
+    if pos.is_final:
+        result = {Outcome.WIN: "won", Outcome.LOSS: "lost"}.get(pos.outcome, "tied")
+        what = "a word" if pos.game == "ghost" else "the game is over"
+        verdict = f"{what}: {pos.ending}; {who} (to move) has {result}"
+        if pos.game == "ghost":
+            verdict = f"a word: the game is over; {who} (to move) has {result}"
         lines = [title, verdict]
     else:
-        verb = "wins" if pos.outcome is Outcome.WIN else "loses"
         lines = [
             title,
-            f"{mover} to move {verb}; best move {pos.best_move}; "
+            f"{who if pos.to_move is None else who + ' to move'} {VERBS[pos.outcome]}; "
+            f"best move {pos.best_move}; "
             f"{moves_left(pos.game_length)} with best play",
-            f"winning moves: {pos.winning_moves}",
+            f"winning moves: {pos.winning_moves}"
+            + (f"; drawing moves: {pos.drawing_moves}" if pos.outcome is Outcome.DRAW else ""),
         ]
     if not pos.reachable:
         lines.append("not reachable: an earlier fragment is already a word")
     if pos.plays:
-        rows = [
-            (
-                p.move,
-                p.fragment,
-                "wins" if p.wins else "loses",
-                moves_left(p.game_length) + (" (completes a word)" if p.is_word else ""),
-            )
-            for p in pos.plays
-        ]
         lines.append("")
-        lines.append(table(("play", "fragment", f"for player {pos.to_move}", "then"), rows))
+        lines.append(plays_table(pos.plays, pos.to_move, "play", pos.game == "ghost"))
     return "\n".join(lines)
 
 
-def openings(pos: Position, rules: Rules) -> str:
-    """Each first move and which player it wins for."""
+def plays_table(
+    plays: Sequence[Any], to_move: int | None, heading: str = "move", ghost: bool = True
+) -> str:
+    """Every move with what it does for its mover and the game length after it."""
+    rows = [
+        (
+            p.move,
+            p.fragment,
+            CATEGORY_VERBS[p.category],
+            moves_left(p.game_length) + (" (completes a word)" if p.is_final else ""),
+        )
+        for p in plays
+    ]
+    return table(
+        (heading, "position" if heading == "move" else "fragment", for_mover(to_move), "then"), rows
+    )
+
+
+def openings(pos: Position, rules: Any) -> str:
+    """Each first move and what it brings the first player."""
+    if pos.game != "ghost":
+        head = f"the first player {VERBS[pos.outcome]}"
+        if pos.outcome is Outcome.WIN:
+            head += f", with {', '.join(p.move for p in pos.plays if p.wins)}"
+        rows = [(p.move, CATEGORY_VERBS[p.category], moves_left(p.game_length)) for p in pos.plays]
+        return "\n".join(
+            [
+                f"{pos.name}, {rules.describe()}: {head}",
+                "",
+                table(("first move", "for the first player", "then"), rows),
+            ]
+        )
     winners = [p.move for p in pos.plays if p.wins]
     if winners:
         head = f"the first player wins, with {', '.join(winners)}"
@@ -103,7 +139,7 @@ def openings(pos: Position, rules: Rules) -> str:
     rows = [(p.move, f"player {0 if p.wins else 1}", moves_left(p.game_length)) for p in pos.plays]
     return "\n".join(
         [
-            f"{pos.dictionary}, {rules.describe()}: {head}",
+            f"{pos.name}, {rules.describe()}: {head}",
             "",
             table(("first move", "wins for", "then"), rows),
         ]
@@ -127,13 +163,27 @@ def dictionaries(items: Sequence[DictionaryInfo]) -> str:
     return table(("name", "words", "letters", "source", "sha256", "ingested"), rows, right=(1, 2))
 
 
+def games(items: Sequence[dict[str, Any]]) -> str:
+    rows = [
+        (
+            i["game"],
+            i["title"],
+            "over a dictionary" if i["played_over"] else "stand-alone",
+            " ".join(i["rule_options"]) or "none",
+            " ".join(i["solved"]) or "-",
+        )
+        for i in items
+    ]
+    return table(("game", "title", "played", "rule options", "solved rule sets"), rows)
+
+
 def solutions(items: Sequence[SolutionInfo]) -> str:
     if not items:
         return "no solutions stored: solve a dictionary with `ghostdb solve NAME`"
     rows = [
         (
             s.id,
-            s.dictionary,
+            s.name,
             s.rules,
             s.status,
             "" if s.fragment_count is None else f"{s.fragment_count:,}",
@@ -147,7 +197,7 @@ def solutions(items: Sequence[SolutionInfo]) -> str:
     return table(
         (
             "id",
-            "dictionary",
+            "name",
             "rules",
             "status",
             "fragments",
@@ -188,7 +238,7 @@ def strategy_words(plan: Strategy) -> str:
     return "\n".join(lines)
 
 
-def tree(root: Node, rules: Rules) -> str:
+def tree(root: Node, rules: Any) -> str:
     """One line per position, indented by depth; words are leaves."""
     show_move = rules.variant is not Variant.GHOST
     lines: list[str] = []
@@ -200,7 +250,7 @@ def tree(root: Node, rules: Rules) -> str:
         if node.is_word:
             text += f"  (word: player {node.winner()} wins)"
         else:
-            text += f"  (player {node.to_move} to move)"
+            text += f"  ({mover(node.to_move)} to move)"
         lines.append(text)
         for child in node.children:
             visit(child, depth + 1)
@@ -260,36 +310,63 @@ def strategy_dot(plan: Strategy) -> str:
 
 
 def principal_lines(found: Lines) -> str:
-    """The verdict at the start, then every principal line's word and moves."""
+    """The verdict at the start, then every principal line's end and moves."""
     root = found.tree
     start = f"from {found.start!r}" if found.start else "from the start"
     head = f"{found.dictionary}, {found.rules.describe()}, {start}: "
+    ghost = isinstance(found.rules, Rules)
     if root.is_word:
-        return head + f"a word: the game is over; player {root.winner()} has won"
+        return head + "the game is over here"
     count = len(found.endings)
-    ghost = found.rules.variant is Variant.GHOST
+    if root.outcome in (Outcome.WIN, Outcome.LOSS) and root.to_move is not None:
+        verdict = f"player {root.winner()} wins in {root.game_length} move" + "s" * (
+            root.game_length != 1
+        )
+    elif root.outcome is Outcome.DRAW:
+        verdict = "a draw: neither side can force an end"
+    elif root.outcome is Outcome.TIE:
+        verdict = f"a tie in {root.game_length} move" + "s" * (root.game_length != 1)
+    else:
+        verdict = f"{mover(root.to_move)} {VERBS[root.outcome]} in {root.game_length} moves"
     lines = [
-        head + f"player {root.winner()} wins in {root.game_length} "
-        f"move{'s' if root.game_length != 1 else ''}; "
-        f"{count} principal line{'s' if count != 1 else ''}",
+        head + verdict + f"; {count} principal line{'s' if count != 1 else ''}",
         "",
-        table(
-            ("word", "moves" if ghost else "path", "completed by", "winner"),
-            [
-                (
-                    e.word,
-                    " ".join(e.moves) if ghost else _path(e),
-                    f"player {e.completed_by}",
-                    f"player {e.winner}",
-                )
-                for e in found.endings
-            ],
-        ),
     ]
+    if ghost:
+        lines.append(
+            table(
+                (
+                    "word",
+                    "moves" if found.rules.variant is Variant.GHOST else "path",
+                    "completed by",
+                    "winner",
+                ),
+                [
+                    (
+                        e.word,
+                        " ".join(e.moves) if found.rules.variant is Variant.GHOST else _path(e),
+                        f"player {e.completed_by}",
+                        f"player {e.winner}",
+                    )
+                    for e in found.endings
+                ],
+            )
+        )
+        return "\n".join(lines)
+    for e in found.endings:
+        lines.append("  ".join(f"{m} {f}" for m, f in zip(e.moves, e.path[1:], strict=True)))
+    end = found.endings[-1].path[-1] if found.endings else found.start
+    if found.cycle:
+        lines.append(f"(cycle: {end} came again; with best play the game never ends)")
+    elif found.endings:
+        winner = found.endings[-1].winner
+        lines.append(
+            f"(ends at {end}: " + ("a tie" if winner is None else f"player {winner} wins") + ")"
+        )
     return "\n".join(lines)
 
 
-def opening_plans(items: Sequence[OpeningPlans], rules: Rules, name: str) -> str:
+def opening_plans(items: Sequence[OpeningPlans], rules: Any, name: str) -> str:
     """For every first move, the winner's plan outcomes (the loser's column stays empty)."""
 
     def cell(plan: Strategy | None) -> str:
@@ -325,24 +402,30 @@ def opening_plan_dict(item: OpeningPlans) -> dict[str, Any]:
 def comparison(c: Comparison) -> str:
     a, b = c.a, c.b
 
-    def plan(size: PlanSize) -> str:
+    def plan(sizes: Any, player: int) -> str:
+        if sizes is None:
+            return "-"
+        size = sizes[player]
         return f"{size.outcomes:,} ({('all won', 'mixed', 'all lost')[size.lossiness]})"
+
+    def winner(summary: Any) -> str:
+        return f"player {summary.winner}" if summary.winner is not None else summary.outcome.value
 
     rows = [
         ("dictionary", a.dictionary, b.dictionary),
         ("rules", a.rules, b.rules),
-        ("game words", f"{a.word_count:,}", f"{b.word_count:,}"),
+        ("game words", _count(a.word_count), _count(b.word_count)),
         ("fragments", f"{a.fragment_count:,}", f"{b.fragment_count:,}"),
         ("reachable", f"{a.reachable_count:,}", f"{b.reachable_count:,}"),
-        ("winner", f"player {a.winner}", f"player {b.winner}"),
+        ("winner", winner(a), winner(b)),
         (
             "winning first moves",
             " ".join(a.winning_first_moves) or "none",
             " ".join(b.winning_first_moves) or "none",
         ),
-        ("game length from start", a.game_length, b.game_length),
-        ("player 0's best plan", plan(a.plans[0]), plan(b.plans[0])),
-        ("player 1's best plan", plan(a.plans[1]), plan(b.plans[1])),
+        ("game length from start", _count(a.game_length), _count(b.game_length)),
+        ("player 0's best plan", plan(a.plans, 0), plan(b.plans, 0)),
+        ("player 1's best plan", plan(a.plans, 1), plan(b.plans, 1)),
     ]
     lines = [table(("", "a", "b"), rows)]
     lines.append("")
@@ -364,9 +447,29 @@ def comparison(c: Comparison) -> str:
     return "\n".join(lines)
 
 
+def _count(n: int | None) -> str:
+    return "-" if n is None else f"{n:,}"
+
+
 def report(rows: Sequence[ReportRow], name: str) -> str:
     if not rows:
         return f"{name} has no published solution: run `ghostdb solve {name}` (or --all)"
+    if rows[0].first is None:
+        body = [
+            (
+                r.rules.key,
+                r.outcome.value,
+                _count(r.game_length),
+                *(f"{r.outcomes.get(o, 0):,}" for o in ("win", "loss", "tie", "draw")),
+                f"{r.fragment_count:,}",
+            )
+            for r in rows
+        ]
+        return table(
+            ("rules", "first player", "length", "win", "loss", "tie", "draw", "positions"),
+            body,
+            right=(2, 3, 4, 5, 6, 7),
+        )
 
     def plan(p: Strategy, list_words: bool) -> str:
         count = len(p.endings)
@@ -387,6 +490,7 @@ def report(rows: Sequence[ReportRow], name: str) -> str:
             f"{r.fragment_count:,}",
         )
         for r in rows
+        if r.first is not None and r.second is not None
     ]
     return table(
         (
@@ -405,40 +509,36 @@ def report(rows: Sequence[ReportRow], name: str) -> str:
 # -- games -------------------------------------------------------------------------------------
 
 
-def seat(game: Game, player: int) -> str:
+def seat(game: Match, player: int) -> str:
     return f"player {player} ({game.seats[player]})"
 
 
-def game_header(game: Game) -> str:
+def game_header(game: Match) -> str:
     seats = ", ".join(seat(game, p) for p in range(game.players))
-    return f"{game.dictionary}, {game.rules.describe()}: {seats}"
+    return f"{game.name}, {game.rules.describe()}: {seats}"
 
 
-def legal_moves(game: Game) -> str:
+def legal_moves(game: Match) -> str:
     """Every legal move with its outcome for the mover and the game length after it."""
     plays = game.plays()
     if game.players == 2:
-        rows = [
-            (
-                p.move,
-                p.fragment,
-                "wins" if p.wins else "loses",
-                moves_left(p.game_length) + (" (completes a word)" if p.is_word else ""),
-            )
-            for p in plays
-        ]
-        return table(("move", "fragment", f"for player {game.to_move}", "then"), rows)
+        return plays_table(plays, game.to_move, "move", game.game.word_game)
     rows = [(p.move, p.fragment, "completes a word" if p.is_word else "") for p in plays]
     return table(("move", "fragment", ""), rows)
 
 
-def game_result(game: Game) -> str:
+def game_result(game: Match) -> str:
     result = game.result
     assert result is not None
     who = seat(game, result.player)
     moves = " ".join(t.move for t in game.history) or "none"
     if result.kind == "quit":
         return f"{who} quit at {label(game.fragment)}; moves: {moves}"
+    if result.won is None:
+        return f"nobody wins: {result.reason}\nmoves: {moves}"
+    if result.kind == "final":
+        verb = "wins" if result.won else "loses"
+        return f"{who} {verb}: {result.reason}\nmoves: {moves}"
     verb = "wins" if result.won else "loses"
     line = f"{who} {verb}: {result.reason}"
     if game.players == 2:
@@ -447,7 +547,7 @@ def game_result(game: Game) -> str:
     return f"{line}\nmoves: {moves}"
 
 
-def replay(game: Game, before: Position, reply: Turn | None) -> str:
+def replay(game: Match, before: Position, reply: Turn | None) -> str:
     """`play --moves` as text: the position after the given moves and the reply."""
     lines = [game_header(game)]
     if reply is None and game.result is not None:
@@ -470,13 +570,15 @@ def selfplay(report: SelfPlay, top: int = 10) -> str:
         for i, s in enumerate(report.seats)
     ]
     finals = sorted(report.final_words.items(), key=lambda kv: (-kv[1], kv[0]))
+    noun = "word" if isinstance(report.rules, Rules) else "position"
     lines = [
         f"{report.dictionary}, {report.rules.describe()}: {report.games:,} games, {seats}{seed}",
         "",
         table(("player", "strategy", "won", "lost"), rows, right=(2, 3)),
+        *([f"nobody won: {report.draws:,} (ties and repeated positions)"] if report.draws else []),
         "",
-        f"final words ({len(finals):,} different, most frequent first):",
-        table(("word", "games"), [(w, f"{n:,}") for w, n in finals[:top]], right=(1,)),
+        f"final {noun}s ({len(finals):,} different, most frequent first):",
+        table((noun, "games"), [(w, f"{n:,}") for w, n in finals[:top]], right=(1,)),
     ]
     if len(finals) > top:
         lines.append(f"… and {len(finals) - top:,} more (--json lists them all)")

@@ -29,6 +29,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ghostdb.errors import BadFragment, BadMove
 
@@ -94,6 +95,7 @@ class Rules:
     variant: Variant = Variant.GHOST
     min_length: int = 3
     misere: bool = False
+    game: ClassVar[str] = "ghost"
 
     def __post_init__(self) -> None:
         if self.min_length < 1:
@@ -126,6 +128,12 @@ class Rules:
         }[self.variant]
         misere = "misère " if self.misere else ""
         return f"{misere}{name}, words of {self.min_length}+ letters"
+
+    def flags(self) -> str:
+        """The command-line flags that select these rules (empty for the default)."""
+        flags = "" if self.variant is Variant.GHOST else f" --rules {self.variant.value}"
+        flags += "" if self.min_length == 3 else f" --min-length {self.min_length}"
+        return flags + (" --misere" if self.misere else "")
 
     @property
     def forms(self) -> tuple[Form, ...]:

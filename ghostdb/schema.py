@@ -14,10 +14,10 @@ keys: SQLite checks a foreign key row by row, which made a solve's write 60% slo
 store writes and deletes their rows together with their owner, in one transaction):
 
 * ``dictionaries`` and ``words``: ingested word lists.
-* ``solutions``: one row per solve job, keyed by (dictionary, rules, min_length, misere);
-  at most one ``complete`` row per key is the published solution.
-* ``positions``: one row per fragment of a solution, with its solved values.
-* ``plans``: the best memorisable plans at each reachable position.
+* ``solutions``: one row per solve job of a game under a rule set (and, for word games,
+  over a dictionary); at most one ``complete`` row per key is the published solution.
+* ``positions``: one row per position of a solution, with its solved values.
+* ``plans``: the best memorisable plans at each reachable position of a word game.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from sqlalchemy import (
     text,
 )
 
-HEAD_REVISION = "0002"
+HEAD_REVISION = "0003"
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -77,18 +77,20 @@ solutions = Table(
     "solutions",
     metadata,
     Column("id", Integer, primary_key=True),
+    Column("game", String(20), nullable=False, server_default=text("'ghost'")),
+    # The word list a word game is played over; NULL for games without one.
     Column(
         "dictionary_id",
         Integer,
         ForeignKey("dictionaries.id", ondelete="CASCADE"),
-        nullable=False,
+        nullable=True,
         index=True,
     ),
-    Column("rules", String(20), nullable=False),
-    Column("min_length", Integer, nullable=False),
-    Column("misere", Boolean, nullable=False),
+    Column("rules", String(60), nullable=False),  # the rule set's key, e.g. ghost/3, chopsticks/5
     Column("status", String(20), nullable=False),
     Column("solver_version", String(20), nullable=False),
+    # SHA-256 of what was solved: the sorted words, or the game's rule key (tamper evidence).
+    Column("input_sha256", String(64)),
     Column("started_at", DateTime(timezone=True), nullable=False),
     Column("finished_at", DateTime(timezone=True)),
     Column("word_count", Integer),
@@ -100,47 +102,59 @@ solutions = Table(
     Column("error", Text),
     Column("has_plans", Boolean, nullable=False, server_default=text("false")),
     CheckConstraint("status IN ('running', 'complete', 'failed', 'superseded')", name="status"),
-    CheckConstraint("rules IN ('ghost', 'super', 'superduper')", name="rules"),
-    # The published solution of a rule set is unique.
+    # The published solution of a rule set is unique: per dictionary for word games, per
+    # game for the others (two indexes, since NULLs never collide in a unique index).
     Index(
         "ix_solutions_published",
         "dictionary_id",
         "rules",
-        "min_length",
-        "misere",
         unique=True,
-        sqlite_where=text("status = 'complete'"),
-        postgresql_where=text("status = 'complete'"),
+        sqlite_where=text("status = 'complete' AND dictionary_id IS NOT NULL"),
+        postgresql_where=text("status = 'complete' AND dictionary_id IS NOT NULL"),
+    ),
+    Index(
+        "ix_solutions_published_game",
+        "game",
+        "rules",
+        unique=True,
+        sqlite_where=text("status = 'complete' AND dictionary_id IS NULL"),
+        postgresql_where=text("status = 'complete' AND dictionary_id IS NULL"),
     ),
     # Ids are never reused, so a cached id can never name another solution.
     sqlite_autoincrement=True,
 )
 
-# One fragment of a solution and its solved values.  A fragment that is a word has
-# game_length 0.  Plays are not stored: they are the stored fragments one letter longer
-# that the rules' move forms make from it (see ghostdb.queries), found by primary key.
+# One position of a solution and its solved values, keyed by (level, fragment) so that a
+# Ghost fragment's plays (the next level, same prefix) are one contiguous range.
+# ``fragment`` is the position's text key in every game.  ``outcome`` is win / loss / tie /
+# draw for the player to move; ``game_length`` is NULL for a draw and 0 at a final
+# position.  Plays are not stored: they are the stored positions one move away (see
+# ghostdb.queries), found by primary key.
 positions = Table(
     "positions",
     metadata,
     Column("solution_id", Integer, primary_key=True),
+    Column("level", SmallInteger, primary_key=True),
     Column("fragment", Text, primary_key=True),
     Column("reachable", Boolean, nullable=False),
-    Column("outcome", String(4), nullable=False),  # 'win' / 'loss' for the player to move
-    Column("game_length", SmallInteger, nullable=False),
-    Column("best_next", Text),  # the fragment after the best play; NULL at a word
+    Column("outcome", String(4), nullable=False),
+    Column("game_length", SmallInteger),
+    Column("best_next", Text),  # the position after the best move; NULL when final
     Column("winning_moves", SmallInteger, nullable=False),
+    Column("drawing_moves", SmallInteger, nullable=False, server_default=text("0")),
     sqlite_with_rowid=False,
 )
 
-# The best plans at a reachable position (revision 0002), for both roles: mover_* when
+# The best plans at a reachable position of a word game, for both roles: mover_* when
 # the strategist is to move here (and plays to plan_next), waiter_* when the opponent is.
 # Each is the plan's rank: lossiness, number of outcomes, letters over all outcomes (see
-# ghostdb.solver).  Only reachable positions have plans: a plan followed from one never
-# leaves them.
+# ghostdb.solvers.plans).  Only reachable positions have plans: a plan followed from one
+# never leaves them.
 plans = Table(
     "plans",
     metadata,
     Column("solution_id", Integer, primary_key=True),
+    Column("level", SmallInteger, primary_key=True),
     Column("fragment", Text, primary_key=True),
     Column("plan_next", Text),
     Column("mover_lossiness", SmallInteger, nullable=False),

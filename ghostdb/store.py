@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
+from ghostdb import games as g
 from ghostdb import queries as q
 from ghostdb import wordlists
 from ghostdb.db import current_revision, ensure_schema, make_engine
@@ -34,13 +35,23 @@ from ghostdb.errors import (
     DeadFragment,
     MissingPlans,
     NameConflict,
+    NotForThisGame,
     NotSolved,
     UnknownDictionary,
     WordListError,
 )
-from ghostdb.play import Game, SelfPlay, parse_players, selfplay
-from ghostdb.rules import Rules, Variant, clean_fragment
-from ghostdb.strategies import Lines, OpeningPlans, ReportRow, Strategy, build_tree, endings
+from ghostdb.games import Game, RuleSet
+from ghostdb.play import Match, SelfPlay, parse_players, selfplay
+from ghostdb.rules import Rules, Variant
+from ghostdb.strategies import (
+    Lines,
+    Node,
+    OpeningPlans,
+    ReportRow,
+    Strategy,
+    build_tree,
+    endings,
+)
 from ghostdb.values import (
     Comparison,
     DictionaryInfo,
@@ -58,6 +69,15 @@ if TYPE_CHECKING:
     from ghostdb.jobs import ProgressFn, SolveResult
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+
+
+@dataclass(frozen=True)
+class SolutionRef:
+    """A published solution as a lookup needs it: its id and the game to read it with."""
+
+    id: int
+    has_plans: bool
+    game: Game
 
 
 @dataclass(frozen=True)
@@ -91,7 +111,7 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._refs: dict[tuple[str, Rules], Any] = {}
+        self._refs: dict[tuple[str, RuleSet], SolutionRef] = {}
         self._queries: dict[int, tuple[q.FastQuery, list[str]]] = {}
         self._statements: dict[tuple[str, Variant, str], Any] = {}
         self._local = threading.local()
@@ -138,6 +158,11 @@ class Store:
     ) -> IngestResult:
         """Store an already normalised word list under ``name`` (see `ingest`)."""
         check_name(name)
+        if name in g.STANDALONE:
+            raise NameConflict(
+                f"{name!r} is the name of a game, which shares the namespace of dictionaries: "
+                "choose another --name"
+            )
         sha = word_list.sha256
         values = {
             "source": word_list.source,
@@ -211,52 +236,101 @@ class Store:
     def solve(
         self,
         name: str,
-        rules: Rules | None = None,
+        rules: RuleSet | None = None,
         *,
         force: bool = False,
         progress: ProgressFn | None = None,
     ) -> SolveResult:
-        """Solve ``name`` under ``rules`` and publish it; a no-op if solved, unless ``force``.
-
-        ``progress(stage, done, total)`` is called as the job advances.
+        """Solve ``name`` (a dictionary, or a game such as ``chopsticks``) under ``rules``
+        (default: the game's standard rules) and publish it; a no-op if solved, unless
+        ``force``.  ``progress(stage, done, total)`` is called as the job advances.
         """
-        from ghostdb import jobs  # numpy and the solver: only solving needs them
+        from ghostdb import jobs  # numpy and the solvers: only solving needs them
 
-        return jobs.run_solve(self.engine, name, rules or Rules(), force=force, progress=progress)
+        rules = self.rules_for(name) if rules is None else rules
+        return jobs.run_solve(self.engine, name, rules, force=force, progress=progress)
+
+    def rules_for(self, name: str, **options: Any) -> RuleSet:
+        """The rule set of ``name``'s game from command-line style options (None: not
+        given; see `ghostdb.games.rules_from_options`)."""
+        return g.rules_from_options(g.game_name(name), **options)
 
     def solutions(self, name: str | None = None) -> list[SolutionInfo]:
         """Every solve job (published, failed, superseded), oldest first."""
+        from ghostdb.jobs import interrupted
+
         with self.engine.connect() as conn:
-            if name is not None:
+            if name is not None and name not in g.STANDALONE:
                 self._dictionary_row(conn, name)
-            return [_solution_info(r) for r in q.job_rows(conn, name)]
+            return [_solution_info(r, interrupted(r)) for r in q.job_rows(conn, name)]
+
+    def games(self) -> list[dict[str, Any]]:
+        """Every game ghostdb knows, its rule options and what of it is solved."""
+        with self.engine.connect() as conn:
+            published = q.all_published(conn)
+        found = []
+        for game, options in g.OPTIONS.items():
+            solved = sorted({r.rules for r in published if r.game == game})
+            found.append(
+                {
+                    "game": game,
+                    "title": (g.STANDALONE.get(game) or g.GhostGame).title,
+                    "played_over": "a dictionary" if game == "ghost" else None,
+                    "rule_options": list(options),
+                    "solved": solved,
+                    "names": sorted({r.name for r in published if r.game == game}),
+                }
+            )
+        return found
+
+    def catalogue(self) -> list[dict[str, Any]]:
+        """Every stored dictionary and solved game with its published rule sets."""
+        with self.engine.connect() as conn:
+            published = q.all_published(conn)
+            dictionaries = q.all_dictionaries(conn)
+        by_name: dict[str, dict[str, Any]] = {}
+        for d in dictionaries:
+            by_name[d.name] = {"name": d.name, "game": "ghost", "words": d.word_count, "rules": []}
+        for r in published:
+            entry = by_name.setdefault(
+                r.name, {"name": r.name, "game": r.game, "words": None, "rules": []}
+            )
+            entry["rules"].append(r.rules)
+        return [by_name[k] for k in sorted(by_name)]
 
     # -- lookups -----------------------------------------------------------------------------
 
-    def lookup(self, name: str, fragment: str, rules: Rules | None = None) -> Position:
-        """The stored position at ``fragment`` with its plays.
+    def lookup(
+        self, name: str, fragment: str | None = "", rules: RuleSet | None = None
+    ) -> Position:
+        """The stored position at ``fragment`` (a game's start when empty) with its plays.
 
-        Raises BadFragment (not letters), UnknownDictionary, NotSolved, or DeadFragment
-        (no word continues it).
+        Raises BadFragment (not a position of the game), UnknownDictionary, NotSolved, or
+        DeadFragment (in Ghost: no word continues it; elsewhere: not reachable).
         """
-        rules = rules or Rules()
-        fragment = clean_fragment(fragment)
+        rules = self._rules(name, rules)
         for retry in (False, True):
             ref = self._ref(name, rules, refresh=retry)
-            candidates = _candidates(rules, fragment, ref.alphabet)
-            candidates.append(fragment)
+            game = ref.game
+            key = game.start() if not fragment else game.clean_key(fragment)
+            candidates = game.candidates(key)
             query, names = self._positions_query(len(candidates))
-            params = dict(zip(names, candidates, strict=True))
+            params: dict[str, Any] = dict(zip(names, (c for _, c in candidates), strict=True))
             params["solution_id"] = ref.id
+            params["f"] = key
+            level = game.level(key)
+            params["level"] = level
+            params["child_level"] = game.level(candidates[0][1]) if candidates else level
             rows = query.run(self._dbapi(), params)
-            if any(r[0] == fragment for r in rows):
-                return _position(name, rules, fragment, rows)
-            # Nothing: the fragment is dead, or the solution was re-published meanwhile.
+            for row in rows:
+                if row[0] == key:
+                    return _position(name, game, key, rows, candidates)
+            # Nothing: not a position, or the solution was re-published meanwhile.
         with self.engine.connect() as conn:
-            raise self._explain_missing(conn, name, fragment, rules)
+            raise self._explain_missing(conn, name, key, rules, ref)
 
     def get(
-        self, name: str, fragment: str, rules: Rules | None = None, default: Any = None
+        self, name: str, fragment: str, rules: RuleSet | None = None, default: Any = None
     ) -> Position | Any:
         """Like `lookup`, but ``default`` for a fragment that no word continues."""
         try:
@@ -264,7 +338,7 @@ class Store:
         except DeadFragment:
             return default
 
-    def openings(self, name: str, rules: Rules | None = None) -> Position:
+    def openings(self, name: str, rules: RuleSet | None = None) -> Position:
         """The start position: its plays are the first moves."""
         return self.lookup(name, "", rules)
 
@@ -275,11 +349,11 @@ class Store:
         name: str,
         player: int | None = None,
         fragment: str = "",
-        rules: Rules | None = None,
+        rules: RuleSet | None = None,
     ) -> Strategy:
         """``player``'s best plan from ``fragment`` (by default the winner's), extracted from
-        the stored plan moves by one recursive query."""
-        rules = rules or Rules()
+        the stored plan moves by one recursive query.  Word games only."""
+        rules = self._word_game_rules(name, rules, "plans to memorise")
         pos = self.lookup(name, fragment, rules)
         fragment = pos.fragment
         if player is None:
@@ -292,14 +366,14 @@ class Store:
                 "plans start from fragments a game can reach"
             )
         parity = (player - len(fragment)) % 2
-        rows, rank = self._walk("plan", name, rules, fragment, strategist_parity=parity)
-        tree = build_tree(rules, fragment, rows)
+        rows, rank, game = self._walk("plan", name, rules, fragment, strategist_parity=parity)
+        tree = build_tree(game, fragment, rows)
         size = _plan_sizes(rank)[parity]  # parity 0: the strategist moves first
         return Strategy(name, rules, player, fragment, size, tree, endings(tree))
 
-    def opening_plans(self, name: str, rules: Rules | None = None) -> list[OpeningPlans]:
+    def opening_plans(self, name: str, rules: RuleSet | None = None) -> list[OpeningPlans]:
         """For every first move, the winning plan of the player who wins from there."""
-        rules = rules or Rules()
+        rules = self._word_game_rules(name, rules, "plans to memorise")
         found = []
         for play in self.openings(name, rules).plays:
             winner = 0 if play.wins else 1
@@ -308,39 +382,71 @@ class Store:
             found.append(OpeningPlans(play.move, play.fragment, pair))
         return found
 
-    def line(self, name: str, fragment: str = "", rules: Rules | None = None) -> Lines:
+    def line(self, name: str, fragment: str = "", rules: RuleSet | None = None) -> Lines:
         """The principal lines from ``fragment``: the winner ends the game as soon as
-        possible, the loser makes it last as long as possible; every tie is followed."""
-        rules = rules or Rules()
-        fragment = self.lookup(name, fragment, rules).fragment
-        rows, _ = self._walk("line", name, rules, fragment)
-        tree = build_tree(rules, fragment, rows)
-        return Lines(name, rules, fragment, tree, endings(tree))
+        possible, the loser makes it last as long as possible.  Word games follow every
+        tie, by one recursive query; other games follow the stored best move, one lookup a
+        step, and stop where a position comes again (a draw's cycle)."""
+        rules = self._rules(name, rules)
+        pos = self.lookup(name, fragment, rules)
+        if not isinstance(rules, Rules):
+            return self._best_line(name, rules, pos)
+        rows, _, game = self._walk("line", name, rules, pos.fragment)
+        tree = build_tree(game, pos.fragment, rows)
+        return Lines(name, rules, pos.fragment, tree, endings(tree))
+
+    def _best_line(self, name: str, rules: RuleSet, pos: Position) -> Lines:
+        def node(p: Position, move: str | None) -> Node:
+            return Node(p.fragment, move, p.to_move, p.outcome, p.game_length)
+
+        root = current = node(pos, None)
+        seen = {pos.fragment}
+        cycle = False
+        while not pos.is_final:
+            move = pos.best_move
+            play = next(p for p in pos.plays if p.move == move)
+            if play.is_final:
+                child = Node(play.fragment, move, _next_player(pos), play.outcome, 0)
+                current.children.append(child)
+                break
+            pos = self.lookup(name, play.fragment, rules)
+            child = node(pos, move)
+            current.children.append(child)
+            current = child
+            if pos.fragment in seen:
+                cycle = True
+                break
+            seen.add(pos.fragment)
+        return Lines(name, rules, root.fragment, root, endings(root), cycle)
 
     # -- comparisons -------------------------------------------------------------------------
 
-    def summary(self, name: str, rules: Rules | None = None) -> SolutionSummary:
+    def summary(self, name: str, rules: RuleSet | None = None) -> SolutionSummary:
         """The headline figures of the published solution of ``name`` under ``rules``."""
-        return self._summary(name, rules or Rules())[0]
+        return self._summary(name, self._rules(name, rules))[0]
 
-    def _summary(self, name: str, rules: Rules) -> tuple[SolutionSummary, Any]:
+    def _summary(self, name: str, rules: RuleSet) -> tuple[SolutionSummary, Any]:
         """The summary and the solution row it came from."""
         start = self.openings(name, rules)
+        plans = None
         with self.engine.connect() as conn:
             row = self._solution_row(conn, name, rules)
-            rank = q.plan_rank(conn, row.id, "")
-        if rank is None or not row.has_plans:
-            raise _missing_plans(name, rules)
+            if isinstance(rules, Rules):
+                rank = q.plan_rank(conn, row.id, "")
+                if rank is None or not row.has_plans:
+                    raise _missing_plans(name, rules)
+                plans = _plan_sizes(rank)
         summary = SolutionSummary(
             dictionary=name,
             rules=rules.key,
             word_count=row.word_count,
             fragment_count=row.fragment_count,
             reachable_count=row.reachable_count,
+            outcome=start.outcome,
             winner=start.winner,
             winning_first_moves=tuple(p.move for p in start.plays if p.wins),
             game_length=start.game_length,
-            plans=_plan_sizes(rank),
+            plans=plans,
         )
         return summary, row
 
@@ -348,16 +454,18 @@ class Store:
         self,
         a: str,
         b: str | None = None,
-        rules: Rules | None = None,
-        vs_rules: Rules | None = None,
+        rules: RuleSet | None = None,
+        vs_rules: RuleSet | None = None,
         *,
         examples: int = 10,
     ) -> Comparison:
-        """Two published solutions side by side: dictionary ``a`` under ``rules`` and ``b``
-        (default: ``a``) under ``vs_rules`` (default: ``rules``), with their differences."""
-        rules = rules or Rules()
+        """Two published solutions side by side: ``a`` under ``rules`` and ``b`` (default:
+        ``a``) under ``vs_rules`` (default: ``rules``), with their differences.  Both must be
+        played as the same game (two dictionaries, or one game under two rule sets)."""
         b = b or a
+        rules = self._rules(a, rules)
         vs_rules = vs_rules or rules
+        self._rules(b, vs_rules)
         if (a, rules) == (b, vs_rules):
             raise BadMove(
                 "nothing to compare: give a second dictionary, or other rules with "
@@ -365,15 +473,23 @@ class Store:
             )
         left, sa = self._summary(a, rules)
         right, sb = self._summary(b, vs_rules)
+        only = {"a": (0, ()), "b": (0, ())}
         with self.engine.connect() as conn:
             common, different, different_reachable = q.outcome_agreement(conn, sa.id, sb.id)
             shown = q.outcome_disagreements(conn, sa.id, sb.id, examples)
-            da, db = sa.dictionary_id, sb.dictionary_id
-            ma, mb = rules.min_length, vs_rules.min_length
-            only_a = q.count_words_lacking(conn, da, ma, db, mb)
-            only_b = q.count_words_lacking(conn, db, mb, da, ma)
-            only_a_examples = q.words_lacking(conn, da, ma, db, mb, examples)
-            only_b_examples = q.words_lacking(conn, db, mb, da, ma, examples)
+            if isinstance(rules, Rules) and isinstance(vs_rules, Rules):
+                da, db = sa.dictionary_id, sb.dictionary_id
+                ma, mb = rules.min_length, vs_rules.min_length
+                only = {
+                    "a": (
+                        q.count_words_lacking(conn, da, ma, db, mb),
+                        tuple(q.words_lacking(conn, da, ma, db, mb, examples)),
+                    ),
+                    "b": (
+                        q.count_words_lacking(conn, db, mb, da, ma),
+                        tuple(q.words_lacking(conn, db, mb, da, ma, examples)),
+                    ),
+                }
         return Comparison(
             a=left,
             b=right,
@@ -381,24 +497,39 @@ class Store:
             different_outcomes=different,
             different_reachable=different_reachable,
             examples=tuple(Disagreement(r[0], (Outcome(r[1]), Outcome(r[2]))) for r in shown),
-            only_a=only_a,
-            only_a_examples=tuple(only_a_examples),
-            only_b=only_b,
-            only_b_examples=tuple(only_b_examples),
+            only_a=only["a"][0],
+            only_a_examples=only["a"][1],
+            only_b=only["b"][0],
+            only_b_examples=only["b"][1],
         )
 
     def report(self, name: str) -> list[ReportRow]:
-        """One row per published rule set of ``name``: who wins and both players' plans."""
+        """One row per published rule set of ``name``: who wins, how many positions have
+        each outcome, and (word games) both players' plans."""
         with self.engine.connect() as conn:
-            dictionary = self._dictionary_row(conn, name)
-            rows = q.published_solutions(conn, dictionary.id)
+            game, dictionary_id = self._subject(conn, name)
+            rows = q.published_solutions(conn, game, dictionary_id)
+            counts = {row.id: q.outcome_counts(conn, row.id) for row in rows}
         found = []
         for row in rows:
-            rules = Rules(Variant(row.rules), row.min_length, bool(row.misere))
-            first = self.strategy(name, 0, "", rules)
-            second = self.strategy(name, 1, "", rules)
-            winner = 0 if first.winning else 1
-            found.append(ReportRow(rules, row.fragment_count, winner, first, second))
+            rules = g.parse_rules(row.rules)
+            start = self.openings(name, rules)
+            first = second = None
+            if isinstance(rules, Rules):
+                first = self.strategy(name, 0, "", rules)
+                second = self.strategy(name, 1, "", rules)
+            found.append(
+                ReportRow(
+                    rules,
+                    row.fragment_count,
+                    start.outcome,
+                    start.winner,
+                    start.game_length,
+                    counts[row.id],
+                    first,
+                    second,
+                )
+            )
         return found
 
     # -- games -------------------------------------------------------------------------------
@@ -406,32 +537,65 @@ class Store:
     def new_game(
         self,
         name: str,
-        rules: Rules | None = None,
+        rules: RuleSet | None = None,
         players: str | Sequence[str] = ("human", "optimal"),
         seed: int | None = None,
-    ) -> Game:
-        """A game from the start; ``players`` names each seat (see `ghostdb.play`)."""
-        rules = rules or Rules()
+        rng: random.Random | None = None,
+    ) -> Match:
+        """A match from the start; ``players`` names each seat (see `ghostdb.play`)."""
+        rules = self._rules(name, rules)
         seats = parse_players(players)
         start = self.lookup(name, "", rules)
-        return Game(self, name, rules, seats, random.Random(seed), start)
+        game = self._ref(name, rules).game
+
+        def lookup(key: str) -> Position:
+            return self.lookup(name, key, rules)
+
+        return Match(lookup, name, rules, game, seats, rng or random.Random(seed), start)
 
     def selfplay(
         self,
         name: str,
-        rules: Rules | None = None,
+        rules: RuleSet | None = None,
         players: str | Sequence[str] = ("optimal", "optimal"),
         games: int = 100,
         seed: int | None = None,
     ) -> SelfPlay:
         """Play ``games`` games between computer players and tally the results."""
-        return selfplay(self, name, rules or Rules(), parse_players(players), games, seed)
+        rules = self._rules(name, rules)
+        seats = parse_players(players)
+        start = self.lookup(name, "", rules)
+        game = self._ref(name, rules).game
+
+        def lookup(key: str) -> Position:
+            return self.lookup(name, key, rules)
+
+        def new_match(rng: random.Random) -> Match:
+            return Match(lookup, name, rules, game, seats, rng, start)
+
+        return selfplay(new_match, name, rules, seats, games, seed)
 
     # -- helpers -----------------------------------------------------------------------------
 
+    def _rules(self, name: str, rules: RuleSet | None) -> RuleSet:
+        """The given rules, checked against ``name``'s game, or that game's default."""
+        if rules is None:
+            return g.default_rules(name)
+        g.check_rules(name, rules)
+        return rules
+
+    def _word_game_rules(self, name: str, rules: RuleSet | None, what: str) -> Rules:
+        rules = self._rules(name, rules)
+        if not isinstance(rules, Rules):
+            raise NotForThisGame(
+                f"{what} are a word-game notion: {name} has none; "
+                f"`ghostdb line {name}` shows the best line of play"
+            )
+        return rules
+
     def _walk(
         self, kind: str, name: str, rules: Rules, fragment: str, **params: Any
-    ) -> tuple[Any, Any]:
+    ) -> tuple[Any, Any, Game]:
         """The rows of the recursive ``plan`` or ``line`` walk from ``fragment``, and (for a
         plan) the stored ranks there.  A walk of a solution republished meanwhile finds
         nothing, and is tried once more on the new one."""
@@ -439,12 +603,13 @@ class Store:
             ref = self._ref(name, rules, refresh=retry)
             if kind == "plan" and not ref.has_plans:
                 raise _missing_plans(name, rules)
-            stmt = self._statement(kind, rules, ref.alphabet)
+            game = ref.game
+            stmt = self._statement(kind, rules, game.alphabet)
             with self.engine.connect() as conn:
                 rows = q.walk_rows(conn, stmt, ref.id, fragment, **params)
                 rank = q.plan_rank(conn, ref.id, fragment) if kind == "plan" else None
             if rows and (kind != "plan" or rank is not None):
-                return rows, rank
+                return rows, rank, game
         # Only if the solution was republished twice during this one call.
         raise NotSolved(f"the solution of {name} changed during the query: try again")
 
@@ -457,8 +622,8 @@ class Store:
             stmt = self._statements[key] = build(alphabet, rules.forms)
         return stmt
 
-    def _ref(self, name: str, rules: Rules, *, refresh: bool = False) -> Any:
-        """The published solution (id, alphabet) of ``name`` under ``rules``, cached.
+    def _ref(self, name: str, rules: RuleSet, *, refresh: bool = False) -> SolutionRef:
+        """The published solution of ``name`` under ``rules``, cached.
 
         A cached id that has been superseded finds no rows (the position query checks
         the status), and the caller asks again with ``refresh``.
@@ -467,18 +632,30 @@ class Store:
         ref = None if refresh else self._refs.get(key)
         if ref is None:
             with self.engine.connect() as conn:
-                ref = q.solution_ref(conn, name, rules)
-                if ref is None:
+                game, dictionary_id = self._subject(conn, name)
+                row = q.solution_ref(conn, game, dictionary_id, rules.key)
+                if row is None:
                     self._solution_row(conn, name, rules)  # raises the right error
+                alphabet = ""
+                if dictionary_id is not None:
+                    alphabet = q.dictionary_by_name(conn, name).alphabet
+            ref = SolutionRef(row.id, bool(row.has_plans), g.game_of(rules, alphabet))
             self._refs[key] = ref
         return ref
 
+    def _subject(self, conn: Connection, name: str) -> tuple[str, int | None]:
+        """(the game ``name`` is played as, its dictionary's id or None)."""
+        if name in g.STANDALONE:
+            return name, None
+        return "ghost", self._dictionary_row(conn, name).id
+
     def _positions_query(self, count: int) -> tuple[q.FastQuery, list[str]]:
-        """The query for ``count`` fragments, and the names of its fragment parameters."""
+        """The query for a position and ``count`` candidate children, and the names of the
+        children's parameters."""
         found = self._queries.get(count)
         if found is None:
             query = q.FastQuery(q.positions_statement(count), self.engine.dialect)
-            found = self._queries[count] = (query, [f"f{i}" for i in range(count)])
+            found = self._queries[count] = (query, [f"c{i}" for i in range(count)])
         return found
 
     def _dbapi(self) -> Any:
@@ -498,20 +675,25 @@ class Store:
             raise UnknownDictionary.named(name)
         return row
 
-    def _solution_row(self, conn: Connection, name: str, rules: Rules) -> Any:
-        dictionary = self._dictionary_row(conn, name)
-        row = q.published_solution(conn, dictionary.id, rules)
+    def _solution_row(self, conn: Connection, name: str, rules: RuleSet) -> Any:
+        game, dictionary_id = self._subject(conn, name)
+        row = q.published_solution(conn, game, dictionary_id, rules.key)
         if row is None:
             raise NotSolved(
                 f"{name} is not solved for {rules.describe()}: run `ghostdb solve {name}"
-                f"{rules_flags(rules)}`"
+                f"{rules.flags()}`"
             )
         return row
 
     def _explain_missing(
-        self, conn: Connection, name: str, fragment: str, rules: Rules
+        self, conn: Connection, name: str, fragment: str, rules: RuleSet, ref: SolutionRef
     ) -> Exception:
         solution = self._solution_row(conn, name, rules)
+        if not isinstance(rules, Rules):
+            return DeadFragment(
+                f"{fragment!r} is not a position a game of {rules.describe()} can reach "
+                f"from the start ({ref.game.start()})"
+            )
         if rules.variant is not Variant.GHOST:
             return DeadFragment(
                 f"{fragment!r} is part of no word of {rules.min_length}+ letters in {name}: "
@@ -520,7 +702,7 @@ class Store:
         # The longest stored prefix tells which letter was the fatal one.
         alive = ""
         for i in range(len(fragment) - 1, 0, -1):
-            if q.position_exists(conn, solution.id, fragment[:i]):
+            if q.position_exists(conn, solution.id, i, fragment[:i]):
                 alive = fragment[:i]
                 break
         fatal = fragment[len(alive)]
@@ -541,16 +723,13 @@ def check_name(name: str) -> None:
         )
 
 
-def rules_flags(rules: Rules) -> str:
+def rules_flags(rules: RuleSet) -> str:
     """The command-line flags that select ``rules`` (empty for the default)."""
-    flags = ""
-    if rules.variant is not Variant.GHOST:
-        flags += f" --rules {rules.variant.value}"
-    if rules.min_length != 3:
-        flags += f" --min-length {rules.min_length}"
-    if rules.misere:
-        flags += " --misere"
-    return flags
+    return rules.flags()
+
+
+def _next_player(pos: Position) -> int | None:
+    return None if pos.to_move is None else (pos.to_move + 1) % 2
 
 
 def _plan_sizes(rank: Any) -> tuple[PlanSize, PlanSize]:
@@ -565,53 +744,45 @@ def _missing_plans(name: str, rules: Rules) -> MissingPlans:
     """A solution stored before schema revision 0002 has no plans until solved again."""
     return MissingPlans(
         f"the stored solution of {name} for {rules.describe()} has no plans (it predates "
-        f"them): run `ghostdb solve {name}{rules_flags(rules)} --force`"
+        f"them): run `ghostdb solve {name}{rules.flags()} --force`"
     )
 
 
-def _candidates(rules: Rules, fragment: str, alphabet: str) -> list[str]:
-    """Every fragment one move from ``fragment`` over ``alphabet`` (stored or not)."""
-    if rules.variant is Variant.GHOST:
-        return [fragment + c for c in alphabet]
-    seen = dict.fromkeys(m.apply(fragment) for m in rules.candidate_moves(alphabet))
-    seen.pop(fragment, None)
-    return list(seen)
-
-
-def _position(name: str, rules: Rules, fragment: str, rows: Sequence[Any]) -> Position:
+def _position(
+    name: str,
+    game: Game,
+    key: str,
+    rows: Sequence[Any],
+    candidates: list[tuple[str, str]],
+) -> Position:
     """A Position from position rows (fields as `queries.POSITION_FIELDS`): the one at
-    ``fragment`` and those one play away."""
-    by_fragment = {r[0]: r for r in rows}
-    head = by_fragment.pop(fragment)
-    is_word = head[3] == 0
+    ``key`` and those one move away."""
+    by_key = {r[0]: r for r in rows}
+    head = by_key[key]
+    is_final = head[3] == 0
     plays: list[Play] = []
-    if not is_word:  # the game is over at a word: longer fragments are no plays
-        for child, r in by_fragment.items():
-            plays.append(
-                Play(
-                    move=rules.describe_move(fragment, child),
-                    fragment=child,
-                    outcome=Outcome(r[2]),
-                    game_length=r[3],
-                    is_word=r[3] == 0,
-                )
-            )
-        if rules.variant is Variant.GHOST:
-            plays.sort(key=lambda p: p.move)
-        else:
-            plays.sort(key=lambda p: rules.parse_move(p.move))
+    notation = {}
+    if not is_final:  # the game is over here: continuations are no plays
+        for move, child in candidates:
+            r = by_key.get(child)
+            if r is not None and child != key:
+                notation[child] = move
+                plays.append(Play(move, child, Outcome(r[2]), r[3], r[3] == 0))
     best_next = head[4]
     return Position(
-        dictionary=name,
-        rules=rules.key,
-        fragment=fragment,
+        name=name,
+        game=game.name,
+        rules=game.rules.key,
+        fragment=key,
         outcome=Outcome(head[2]),
         game_length=head[3],
-        best_move=None if best_next is None else rules.describe_move(fragment, best_next),
+        best_move=None if best_next is None else notation.get(best_next),
         winning_moves=head[5],
-        is_word=is_word,
+        drawing_moves=head[6],
+        is_final=is_final,
+        ending=game.ending(key) if is_final else None,
         reachable=bool(head[1]),
-        to_move=rules.player_to_move(fragment),
+        to_move=game.to_move(key),
         plays=tuple(plays),
     )
 
@@ -628,13 +799,13 @@ def _dictionary_info(row: Any) -> DictionaryInfo:
     )
 
 
-def _solution_info(row: Any) -> SolutionInfo:
-    rules = Rules(Variant(row.rules), row.min_length, bool(row.misere))
+def _solution_info(row: Any, interrupted: bool = False) -> SolutionInfo:
     return SolutionInfo(
         id=row.id,
-        dictionary=row.dictionary,
-        rules=rules.key,
-        status=row.status,
+        name=row.name,
+        game=row.game,
+        rules=row.rules,
+        status="interrupted" if interrupted else row.status,
         started_at=row.started_at,
         finished_at=row.finished_at,
         word_count=row.word_count,
@@ -643,5 +814,7 @@ def _solution_info(row: Any) -> SolutionInfo:
         solver_version=row.solver_version,
         seconds=row.seconds,
         has_plans=bool(row.has_plans),
-        error=row.error,
+        error=(
+            "interrupted: the solving process ended before publishing" if interrupted else row.error
+        ),
     )

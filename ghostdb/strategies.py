@@ -19,7 +19,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ghostdb.rules import Rules, Variant
+from ghostdb.games.base import Game
+from ghostdb.rules import Variant
 from ghostdb.values import Outcome, PlanSize
 
 
@@ -30,7 +31,7 @@ class Node:
     fragment: str
     move: str | None
     """The move that led here from the parent (None at the start)."""
-    to_move: int
+    to_move: int | None
     outcome: Outcome
     """For the player to move here."""
     game_length: int
@@ -38,10 +39,14 @@ class Node:
 
     @property
     def is_word(self) -> bool:
+        """A final position (in Ghost, a word)."""
         return self.game_length == 0
 
-    def winner(self) -> int:
-        """The player who wins from here with perfect play (2 players)."""
+    def winner(self) -> int | None:
+        """The player who wins from here with perfect play (2 players), if one does and
+        the position says whose turn it is."""
+        if self.to_move is None or self.outcome not in (Outcome.WIN, Outcome.LOSS):
+            return None
         return self.to_move if self.outcome is Outcome.WIN else 1 - self.to_move
 
     def leaves(self, path: tuple[Node, ...] = ()) -> Iterator[tuple[Node, ...]]:
@@ -77,9 +82,9 @@ class Ending:
     """Fragments from the start to the word, both included."""
     moves: tuple[str, ...]
     """The moves along the path, in ghostdb notation."""
-    completed_by: int
-    """The player who completed the word."""
-    winner: int
+    completed_by: int | None
+    """The player who completed the word (made the last move), if known."""
+    winner: int | None
 
     @property
     def word(self) -> str:
@@ -100,7 +105,7 @@ class Strategy:
     """A player's best plan from a fragment: a tree, and the paths it can end on."""
 
     dictionary: str
-    rules: Rules
+    rules: Any
     player: int
     start: str
     rank: PlanSize
@@ -166,10 +171,12 @@ class Lines:
     the loser makes it last as long as possible, and every tie is followed."""
 
     dictionary: str
-    rules: Rules
+    rules: Any
     start: str
     tree: Node
     endings: tuple[Ending, ...]
+    cycle: bool = False
+    """The line returns to a position it passed (a draw): it stops there."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -180,6 +187,7 @@ class Lines:
             "outcome": self.tree.outcome.value,
             "winner": self.tree.winner(),
             "game_length": self.tree.game_length,
+            "cycle": self.cycle,
             "endings": [e.as_dict() for e in self.endings],
             "tree": self.tree.as_dict(),
         }
@@ -197,18 +205,26 @@ class OpeningPlans:
 
 @dataclass(frozen=True)
 class ReportRow:
-    """One published rule set of a dictionary: who wins, and both players' best plans."""
+    """One published rule set: who wins, how many positions have each outcome, and (word
+    games) both players' best plans."""
 
-    rules: Rules
+    rules: Any
     fragment_count: int
-    winner: int
-    first: Strategy
-    """Player 0's best plan from the start."""
-    second: Strategy
-    """Player 1's best plan from the start."""
+    outcome: Outcome
+    """The start's value for the first player."""
+    winner: int | None
+    game_length: int | None
+    outcomes: dict[str, int]
+    """Reachable positions by outcome for the player to move."""
+    first: Strategy | None = None
+    """Player 0's best plan from the start (word games)."""
+    second: Strategy | None = None
+    """Player 1's best plan from the start (word games)."""
 
     def as_dict(self) -> dict[str, Any]:
-        def plan(s: Strategy) -> dict[str, Any]:
+        def plan(s: Strategy | None) -> dict[str, Any] | None:
+            if s is None:
+                return None
             return {
                 "outcomes": len(s.endings),
                 "wins": s.wins,
@@ -216,29 +232,37 @@ class ReportRow:
                 "words": [e.word for e in s.endings],
             }
 
-        return {
+        data: dict[str, Any] = {
             "rules": self.rules.key,
-            "shortest_word": self.rules.min_length,
-            "misere": self.rules.misere,
+            "outcome": self.outcome.value,
             "winner": self.winner,
-            "first_player_plan": plan(self.first),
-            "second_player_plan": plan(self.second),
+            "game_length": self.game_length,
+            "positions_by_outcome": dict(self.outcomes),
             "fragments": self.fragment_count,
         }
+        if self.first is not None:
+            data.update(
+                shortest_word=self.rules.min_length,
+                misere=self.rules.misere,
+                first_player_plan=plan(self.first),
+                second_player_plan=plan(self.second),
+            )
+        return data
 
 
 # -- building trees from rows -------------------------------------------------------------
 
 
-def build_tree(rules: Rules, start: str, rows: Iterable[Sequence[Any]]) -> Node:
+def build_tree(game: Game, start: str, rows: Iterable[Sequence[Any]]) -> Node:
     """A tree from rows ``(path, fragment, outcome, game_length)``; children in move order."""
+    rules = game.rules
     nodes: dict[str, Node] = {}
     pending: list[tuple[str, Node]] = []
     for path, fragment, outcome, game_length in rows:
         node = Node(
             fragment=fragment,
             move=None,
-            to_move=rules.player_to_move(fragment),
+            to_move=game.to_move(fragment),
             outcome=Outcome(outcome),
             game_length=game_length,
         )
@@ -247,7 +271,7 @@ def build_tree(rules: Rules, start: str, rows: Iterable[Sequence[Any]]) -> Node:
             pending.append((path, node))
     for path, node in pending:
         parent = nodes[path.rsplit(" ", 1)[0]]
-        node.move = rules.describe_move(parent.fragment, node.fragment)
+        node.move = game.describe_move(parent.fragment, node.fragment)
         parent.children.append(node)
     if rules.variant is Variant.GHOST:
         key = _ghost_key
@@ -274,7 +298,7 @@ def endings(tree: Node) -> tuple[Ending, ...]:
             Ending(
                 path=tuple(n.fragment for n in path),
                 moves=tuple(n.move or "" for n in path[1:]),
-                completed_by=1 - word.to_move,
+                completed_by=None if word.to_move is None else 1 - word.to_move,
                 winner=word.winner(),
             )
         )

@@ -9,67 +9,127 @@ from typing import Any, NamedTuple
 
 
 class Outcome(enum.Enum):
-    """Who wins a position under perfect play, stated for the player to move."""
+    """The value of a position with perfect play, stated for the player to move."""
 
     WIN = "win"
-    """The player to move can force the opponent to complete a word."""
+    """The player to move can force a win (in Ghost: force the opponent to complete a word)."""
     LOSS = "loss"
     """Whatever the player to move does, the opponent can force a win."""
+    TIE = "tie"
+    """Neither side can force a win; the game ends with nobody winning (tic-tac-toe)."""
+    DRAW = "draw"
+    """Neither side can force the game to end (Chopsticks): play goes on for ever."""
 
     def flipped(self) -> Outcome:
-        return Outcome.LOSS if self is Outcome.WIN else Outcome.WIN
+        """The same position's value for the other player (2 players)."""
+        return {Outcome.WIN: Outcome.LOSS, Outcome.LOSS: Outcome.WIN}.get(self, self)
+
+
+CATEGORY = {Outcome.LOSS: "win", Outcome.WIN: "lose", Outcome.TIE: "tie", Outcome.DRAW: "draw"}
+"""A move's category for the player who makes it, from the outcome of where it leads."""
+_PREFERENCE = {"win": 0, "tie": 1, "draw": 2, "lose": 3}
 
 
 class Play(NamedTuple):
-    """A legal play and the position it leads to (a NamedTuple: lookups make many)."""
+    """A legal move and the position it leads to (a NamedTuple: lookups make many)."""
 
     move: str
-    """The move in ghostdb notation (see `ghostdb.rules`)."""
+    """The move in the game's notation."""
     fragment: str
-    """The fragment after the play."""
+    """The position after the move (its text key)."""
     outcome: Outcome
     """Outcome of the new position for the player to move there (the opponent)."""
-    game_length: int
-    """Moves left after the play under best play (0 if the play completes a word)."""
-    is_word: bool
-    """Whether the play completes a word (and so ends the game)."""
+    game_length: int | None
+    """Moves left after the move under best play (0 if it ends the game; None: a draw)."""
+    is_final: bool
+    """Whether the move ends the game (in Ghost: completes a word)."""
 
     @property
     def wins(self) -> bool:
-        """Whether the play wins for the player who makes it."""
+        """Whether the move wins for the player who makes it."""
         return self.outcome is Outcome.LOSS
+
+    @property
+    def is_word(self) -> bool:
+        """Ghost's name for a move that ends the game: it completes a word."""
+        return self.is_final
+
+    @property
+    def category(self) -> str:
+        """win / lose / tie / draw for the player who makes the move."""
+        return CATEGORY[self.outcome]
+
+    def sort_key(self) -> tuple[int, int]:
+        """Best first for the mover: wins soonest, ties soonest, draws, losses latest."""
+        rank = _PREFERENCE[self.category]
+        length = self.game_length if self.game_length is not None else 0
+        return rank, -length if rank == 3 else length
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "move": self.move,
+            "fragment": self.fragment,
+            "outcome": self.outcome.value,
+            "category": self.category,
+            "wins": self.wins,
+            "game_length": self.game_length,
+            "final": self.is_final,
+        }
 
 
 @dataclass(frozen=True)
 class Position:
-    """A stored position with its solved values and its legal plays."""
+    """A stored position with its solved values and its legal moves."""
 
-    dictionary: str
+    name: str
+    """The dictionary (word games) or the game it belongs to."""
+    game: str
     rules: str
-    """The rule set's key, e.g. ``ghost/3`` or ``superduper/4/misere``."""
+    """The rule set's key, e.g. ``ghost/3``, ``superduper/4/misere``, ``chopsticks/5``."""
     fragment: str
+    """The position's text key: Ghost letters, Chopsticks hands, a tic-tac-toe board."""
     outcome: Outcome
-    game_length: int
-    """Moves left until a word is completed when the winner hurries and the loser stalls."""
+    game_length: int | None
+    """Moves left with best play (see `ghostdb.solvers`); None for a draw."""
     best_move: str | None
-    """Winner: the winning move that ends soonest; loser: the one that lasts longest."""
     winning_moves: int
-    is_word: bool
-    """A completed word: the game is over and the player to move has won (lost, misère)."""
+    drawing_moves: int
+    is_final: bool
+    """The game is over here; its outcome is decided by the rules."""
+    ending: str | None
+    """Why the game is over here (None if it is not)."""
     reachable: bool
-    """Whether a real game can arrive here (no earlier fragment was already a word)."""
-    to_move: int
-    """Index of the player to move (0 is the player who made the first move)."""
+    """Whether a real game can arrive here (Ghost: no earlier fragment was a word)."""
+    to_move: int | None
+    """Index of the player to move (0 made the first move); None where the position does
+    not tell (Chopsticks: the same for both players)."""
     plays: tuple[Play, ...] = field(default=())
+    """The legal moves, in move order."""
 
     @property
-    def winner(self) -> int:
-        """The player who wins from here with perfect play (two players)."""
+    def dictionary(self) -> str:
+        return self.name
+
+    @property
+    def is_word(self) -> bool:
+        return self.is_final
+
+    @property
+    def winner(self) -> int | None:
+        """The player who wins from here with perfect play, where one does and the
+        position says whose turn it is."""
+        if self.to_move is None or self.outcome not in (Outcome.WIN, Outcome.LOSS):
+            return None
         return self.to_move if self.outcome is Outcome.WIN else 1 - self.to_move
+
+    def ranked_plays(self) -> list[Play]:
+        """The moves best first for the mover (ties keep move order)."""
+        return sorted(self.plays, key=Play.sort_key)
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "dictionary": self.dictionary,
+            "name": self.name,
+            "game": self.game,
             "rules": self.rules,
             "fragment": self.fragment,
             "to_move": self.to_move,
@@ -78,19 +138,11 @@ class Position:
             "game_length": self.game_length,
             "best_move": self.best_move,
             "winning_moves": self.winning_moves,
-            "is_word": self.is_word,
+            "drawing_moves": self.drawing_moves,
+            "final": self.is_final,
+            "ending": self.ending,
             "reachable": self.reachable,
-            "plays": [
-                {
-                    "move": p.move,
-                    "fragment": p.fragment,
-                    "outcome": p.outcome.value,
-                    "wins": p.wins,
-                    "game_length": p.game_length,
-                    "is_word": p.is_word,
-                }
-                for p in self.plays
-            ],
+            "plays": [p.as_dict() for p in self.ranked_plays()],
         }
 
 
@@ -132,7 +184,9 @@ class SolutionInfo:
     """A solve job's row: what was solved, how it went and how long it took."""
 
     id: int
-    dictionary: str
+    name: str
+    """The dictionary, or the game without one."""
+    game: str
     rules: str
     status: str
     started_at: datetime
@@ -164,29 +218,33 @@ class SolutionSummary:
     """The headline figures of a published solution."""
 
     dictionary: str
+    """The dictionary or the game."""
     rules: str
-    word_count: int
-    """Words that end the game (of the minimum length or more)."""
+    word_count: int | None
+    """Words that end the game (of the minimum length or more); None for other games."""
     fragment_count: int
     reachable_count: int
-    winner: int
-    """The player who wins from the start with perfect play."""
+    outcome: Outcome
+    """The start's value for the first player."""
+    winner: int | None
+    """The player who wins from the start with perfect play (None: a tie or a draw)."""
     winning_first_moves: tuple[str, ...]
-    game_length: int
-    plans: tuple[PlanSize, PlanSize]
-    """Best plan from the start for player 0 and for player 1."""
+    game_length: int | None
+    plans: tuple[PlanSize, PlanSize] | None
+    """Best plan from the start for player 0 and for player 1 (word games)."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "dictionary": self.dictionary,
             "rules": self.rules,
+            "outcome": self.outcome.value,
             "words": self.word_count,
             "fragments": self.fragment_count,
             "reachable": self.reachable_count,
             "winner": self.winner,
             "winning_first_moves": list(self.winning_first_moves),
             "game_length": self.game_length,
-            "plans": [p.as_dict() for p in self.plans],
+            "plans": None if self.plans is None else [p.as_dict() for p in self.plans],
         }
 
 

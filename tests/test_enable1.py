@@ -21,7 +21,7 @@ def counts(store: Store, min_length: int) -> tuple[int, int, int]:
     with store.engine.connect() as conn:
         sol = conn.execute(
             select(solutions).where(
-                solutions.c.min_length == min_length, solutions.c.status == "complete"
+                solutions.c.rules == f"ghost/{min_length}", solutions.c.status == "complete"
             )
         ).one()
         stored = conn.execute(
@@ -140,7 +140,7 @@ def test_compare_min_lengths(solved_enable1: Store) -> None:
         for min_length in (3, 4):
             sol = conn.execute(
                 select(solutions.c.id).where(
-                    solutions.c.min_length == min_length, solutions.c.status == "complete"
+                    solutions.c.rules == f"ghost/{min_length}", solutions.c.status == "complete"
                 )
             ).scalar_one()
             outcome[min_length] = dict(

@@ -47,3 +47,63 @@ def test_older_database_is_upgraded_when_opened(tmp_path: Path) -> None:
     engine.dispose()
     with open_store(str(path)) as store:
         assert store.schema_revision() == HEAD_REVISION
+
+
+def test_a_database_of_the_previous_release_upgrades_and_answers_identically(
+    tmp_path: Path,
+) -> None:
+    """``tests/data/release-0002.db`` was written by ghostdb at schema revision 0002 (see
+    tests/data/README.md).  Upgraded in place, every stored position answers exactly as a
+    fresh solve of the same lists does, and plans still work."""
+    import shutil
+
+    from conftest import OWN_WORDLISTS, write_list
+    from sqlalchemy import select
+
+    from ghostdb.games import parse_rules
+    from ghostdb.schema import positions, solutions
+
+    old = tmp_path / "old.db"
+    shutil.copy(Path(__file__).parent / "data" / "release-0002.db", old)
+    with open_store(str(old)) as upgraded, open_store(str(tmp_path / "fresh.db")) as fresh:
+        assert upgraded.schema_revision() == HEAD_REVISION
+        fresh.ingest(OWN_WORDLISTS / "five.txt")
+        fresh.ingest(write_list(tmp_path, "acc ccaa", "acc"))
+        with upgraded.engine.connect() as conn:
+            published = conn.execute(
+                select(solutions.c.id, solutions.c.rules, solutions.c.dictionary_id).where(
+                    solutions.c.status == "complete"
+                )
+            ).all()
+            assert len(published) == 8  # acc: 6 rule sets; five: ghost/3 and ghost/4
+            compared = 0
+            for sid, key, _ in published:
+                rules = parse_rules(key)
+                name = "five" if key.startswith("ghost/") and _has(conn, sid, "ghost") else "acc"
+                fresh.solve(name, rules)
+                frags = conn.execute(
+                    select(positions.c.fragment).where(positions.c.solution_id == sid)
+                ).scalars()
+                for fragment in frags:
+                    assert upgraded.lookup(name, fragment, rules) == fresh.lookup(
+                        name, fragment, rules
+                    )
+                    compared += 1
+        assert compared > 50
+        assert upgraded.strategy("five", 1) == fresh.strategy("five", 1)
+        assert [s.status for s in upgraded.solutions("five")] == [
+            "superseded",
+            "complete",
+            "complete",
+        ]
+
+
+def _has(conn, solution_id: int, fragment: str) -> bool:  # type: ignore[no-untyped-def]
+    from sqlalchemy import select
+
+    from ghostdb.schema import positions
+
+    stmt = select(positions.c.fragment).where(
+        positions.c.solution_id == solution_id, positions.c.fragment == fragment
+    )
+    return conn.execute(stmt).first() is not None

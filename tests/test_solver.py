@@ -7,23 +7,25 @@ from brute import brute_force
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ghostdb.games import GhostGame
+from ghostdb.games.base import WIN
 from ghostdb.graph import build_graph
 from ghostdb.rules import Rules, Variant
-from ghostdb.solver import solve
+from ghostdb.solvers import solve
 
 
 def first_moves(words: str, rules: Rules | None = None) -> tuple[bool, list[str]]:
     """(does the first player win, the winning first letters)."""
     rules = rules or Rules()
-    graph = build_graph(words.split(), rules)
-    solved = solve(graph, misere=rules.misere)
-    root = 0
+    graph = GhostGame(rules).build(words.split())
+    solved = solve(graph)
+    root = graph.start
     winners = sorted(
-        graph.fragments[c]
+        graph.keys[c]
         for p, c in zip(graph.edge_parent, graph.edge_child, strict=True)
-        if p == root and not solved.win[c]
+        if p == root and solved.value[c] != WIN
     )
-    return bool(solved.win[root]), winners
+    return bool(solved.value[root] == WIN), winners
 
 
 @pytest.mark.parametrize(
@@ -77,19 +79,20 @@ def test_every_value_matches_brute_force(
     rules = Rules(variant, min_length, misere)
     if not any(len(w) >= min_length for w in words):
         return
-    graph = build_graph(words, rules)
-    solved = solve(graph, misere=misere)
+    graph = GhostGame(rules).build(words)
+    solved = solve(graph)
     brute = brute_force(words, rules)
     value = brute.value
-    assert all(brute.is_fragment(f) for f in graph.fragments)
-    for node, fragment in enumerate(graph.fragments):
+    assert all(brute.is_fragment(f) for f in graph.keys)
+    wins = solved.value == WIN
+    for node, fragment in enumerate(graph.keys):
         win, length = value(fragment)
-        assert bool(solved.win[node]) == win, fragment
+        assert bool(wins[node]) == win, fragment
         assert int(solved.length[node]) == length, fragment
         best = int(solved.best[node])
-        if graph.is_word[node]:
+        if graph.final[node] >= 0:
             assert best == -1
         else:
             # The best play is consistent with the stored values of its target.
-            assert bool(solved.win[best]) != win or not win
+            assert bool(wins[best]) != win or not win
             assert int(solved.length[best]) == length - 1

@@ -114,12 +114,14 @@ def test_lookup_never_calls_the_solver(
     store.ingest(write_list(tmp_path, FIVE))
     store.solve("small")
     import ghostdb.graph
-    import ghostdb.solver
+    import ghostdb.solvers
+    import ghostdb.solvers.levels
 
     def forbidden(*_a: object, **_k: object) -> None:
         raise AssertionError("a lookup must not solve")
 
-    monkeypatch.setattr(ghostdb.solver, "solve", forbidden)
+    monkeypatch.setattr(ghostdb.solvers, "solve", forbidden)
+    monkeypatch.setattr(ghostdb.solvers.levels, "solve", forbidden)
     monkeypatch.setattr(ghostdb.graph, "build_graph", forbidden)
     with open_store(str(store.engine.url.database)) as fresh:
         assert fresh.lookup("small", "gho").best_move == "s"

@@ -1,0 +1,191 @@
+"""Chopsticks, the finger game: a game whose moves can cycle, so endless play is a draw.
+
+Each player has two hands showing 0–4 fingers (0 = dead); both start with one finger on
+each hand; the player to move with two dead hands has lost.  A move is
+
+* a **tap** ``a>b``: the mover's live hand showing a adds its fingers to one of the
+  opponent's **live** hands showing b; a hand that reaches 5 (``fingers``) or more dies
+  (with ``rollover`` it keeps the remainder modulo 5, dying only at exactly 0);
+* or a **transfer** ``=xy`` (unless ``transfers`` is off): k fingers go from one of the
+  mover's hands to the other, the source keeping at least one finger and the target
+  staying alive, so that the mover's hands become x and y; merely swapping the two hands
+  is not a move.  A transfer into a dead hand revives it.
+
+A position is written ``ab-cd``: the mover's two hands, then the opponent's, each pair in
+ascending order (a player's two hands are interchangeable), so the start is ``11-11``.
+The key says nothing of which player is to move: the position is the same for both.
+Moves are ordered taps first (by the tapping hand, then the tapped one), then transfers
+(by the hands they leave); that order breaks ties between equally good moves.
+
+Some descriptions (and ghostdb's origin) let a tap land on a dead hand and bring it back;
+the standard rules used here do not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from ghostdb.errors import BadFragment, BadMove
+from ghostdb.games.base import LOSS, NOT_FINAL, Game, PositionGraph, graph_from_edges
+
+_KEY_RE = re.compile(r"^\s*(\d)\s*(\d)\s*[-/ ,]?\s*(\d)\s*(\d)\s*$")
+
+
+@dataclass(frozen=True)
+class ChopsticksRules:
+    """Chopsticks' rule options: the count at which a hand dies, rollover, transfers."""
+
+    fingers: int = 5
+    rollover: bool = False
+    transfers: bool = True
+    game: ClassVar[str] = "chopsticks"
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.fingers <= 9:
+            raise BadMove(f"--fingers must be from 2 to 9, not {self.fingers}")
+
+    @property
+    def key(self) -> str:
+        """E.g. ``chopsticks/5`` or ``chopsticks/4/rollover/no-transfers``."""
+        parts = ["chopsticks", str(self.fingers)]
+        if self.rollover:
+            parts.append("rollover")
+        if not self.transfers:
+            parts.append("no-transfers")
+        return "/".join(parts)
+
+    @classmethod
+    def from_key(cls, key: str) -> ChopsticksRules:
+        parts = key.split("/")
+        try:
+            if parts[0] != "chopsticks" or not set(parts[2:]) <= {"rollover", "no-transfers"}:
+                raise ValueError(key)
+            return cls(int(parts[1]), "rollover" in parts[2:], "no-transfers" not in parts[2:])
+        except (ValueError, IndexError):
+            raise BadMove(
+                f"{key!r} is not a Chopsticks rule set: write e.g. chopsticks/5/rollover"
+            ) from None
+
+    def describe(self) -> str:
+        text = f"Chopsticks, a hand dies at {self.fingers}"
+        if self.rollover:
+            text = f"Chopsticks, a hand rolls over at {self.fingers}"
+        return text + ("" if self.transfers else ", taps only")
+
+    def flags(self) -> str:
+        """The command-line flags that select these rules (empty for the default)."""
+        flags = "" if self.fingers == 5 else f" --fingers {self.fingers}"
+        flags += " --rollover" if self.rollover else ""
+        return flags + ("" if self.transfers else " --no-transfers")
+
+
+def _key(mover: Sequence[int], opponent: Sequence[int]) -> str:
+    a, b = sorted(mover)
+    c, d = sorted(opponent)
+    return f"{a}{b}-{c}{d}"
+
+
+class Chopsticks(Game):
+    name = "chopsticks"
+    title = "Chopsticks"
+
+    def __init__(self, rules: ChopsticksRules | None = None) -> None:
+        super().__init__(rules or ChopsticksRules())
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def _moves(self, key: str) -> list[tuple[int, str, str]]:
+        """``(rank, notation, child)`` for every move, in move order, one per child."""
+        mine, theirs = (int(key[0]), int(key[1])), (int(key[3]), int(key[4]))
+        n, found, seen = self.rules.fingers, [], set()
+        if max(mine) == 0 or max(theirs) == 0:
+            return []  # the game is over
+
+        def add(rank: int, notation: str, child: str) -> None:
+            if child not in seen:
+                seen.add(child)
+                found.append((rank, notation, child))
+
+        for x in sorted({h for h in mine if h}):
+            for y in sorted({h for h in theirs if h}):
+                total = x + y
+                hit = total % n if self.rules.rollover else (total if total < n else 0)
+                other = theirs[1] if theirs[0] == y else theirs[0]
+                add(10 * x + y, f"{x}>{y}", _key((hit, other), mine))
+        if self.rules.transfers:
+            results = set()
+            for source, target in (mine, mine[::-1]):
+                for k in range(1, min(source - 1, n - 1 - target) + 1):
+                    if source - k != target:  # a swap is not a move
+                        results.add(tuple(sorted((source - k, target + k))))
+            for lo, hi in sorted(results):
+                add(100 + 10 * lo + hi, f"={lo}{hi}", _key(theirs, (lo, hi)))
+        return found
+
+    def candidates(self, key: str) -> list[tuple[str, str]]:
+        return [(notation, child) for _, notation, child in self._moves(key)]
+
+    def parse_move(self, key: str, text: str) -> tuple[str, str]:
+        wanted = re.sub(r"\s+", "", text).lower()
+        for notation, child in self.candidates(key):
+            if notation == wanted:
+                return notation, child
+        raise BadMove(f"{text.strip()!r} is not a move here: {self.move_hint()}")
+
+    def move_hint(self) -> str:
+        transfer = "; '=13' moves fingers between your hands to leave 1 and 3"
+        return "type 'a>b' to tap their hand showing b with yours showing a" + (
+            transfer if self.rules.transfers else ""
+        )
+
+    # -- positions -----------------------------------------------------------------------
+
+    def start(self) -> str:
+        return "11-11"
+
+    def level(self, key: str) -> int:
+        return 0
+
+    def clean_key(self, text: str) -> str:
+        match = _KEY_RE.match(text)
+        if not match:
+            raise BadFragment(
+                f"{text!r} is not a Chopsticks position: write your two hands, a dash and "
+                "the opponent's, e.g. 11-11"
+            )
+        digits = [int(d) for d in match.groups()]
+        if max(digits) >= self.rules.fingers:
+            raise BadFragment(
+                f"{text!r} has a hand of {max(digits)} fingers: hands show 0 to "
+                f"{self.rules.fingers - 1}"
+            )
+        return _key(digits[:2], digits[2:])
+
+    def ending(self, key: str) -> str:
+        return "the player to move has two dead hands"
+
+    def label(self, key: str) -> str:
+        return key
+
+    # -- the graph -------------------------------------------------------------------------
+
+    def build(self, words: Sequence[str] | None = None) -> PositionGraph:
+        start = self.start()
+        index = {start: 0}
+        keys, edges, queue = [start], [], [start]
+        while queue:
+            key = queue.pop()
+            for rank, _, child in self._moves(key):
+                if child not in index:
+                    index[child] = len(keys)
+                    keys.append(child)
+                    queue.append(child)
+                edges.append((index[key], index[child], rank))
+        final = np.array([LOSS if k[:2] == "00" else NOT_FINAL for k in keys], dtype=np.int8)
+        level = np.zeros(len(keys), dtype=np.int32)
+        return graph_from_edges(keys, level, final, edges, 0, acyclic=False)

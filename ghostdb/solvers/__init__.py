@@ -1,0 +1,128 @@
+"""Solvers: a `ghostdb.games.base.PositionGraph` in, values out.  Pure: no database.
+
+* `levels.solve` — the level sweep, for graphs where every move raises the level (every
+  Ghost variant, tic-tac-toe): each level depends only on the levels above it.
+* `retrograde.solve` — retrograde analysis, for graphs with cycles (Chopsticks).
+* `plans.solve` — the best memorisable plans of word games.
+
+Both value solvers compute the same things (see `Values`) by the same rules, stated for
+the player to move, who prefers win > tie > draw > loss:
+
+* game length (remoteness): the winner ends the game as soon as possible, the loser makes
+  it last as long as possible, a tie is reached as soon as possible; none for a draw;
+* best move: the move that achieves the value and the length, the first in move order
+  (``edge_rank``) among equals; at a draw, the first move that keeps the draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ghostdb.games.base import DRAW, FLIP, LOSS, NOT_FINAL, TIE, WIN, PositionGraph, group_starts
+
+SOLVER_VERSION = "2"
+
+NO_LENGTH = -1
+_RANK_BITS = 24
+_LENGTH_BITS = 24
+
+
+@dataclass
+class Values:
+    """Per-node results, indexed like the graph's keys."""
+
+    value: np.ndarray  # int8 value code for the player to move
+    length: np.ndarray  # int32 game length; NO_LENGTH for a draw
+    best: np.ndarray  # int32 child node of the best move; -1 at final positions
+    winning_moves: np.ndarray  # int32: moves to a position lost for its mover
+    drawing_moves: np.ndarray  # int32: moves to a drawn position
+    reachable: np.ndarray  # bool: can arise in a game from the start
+
+
+def solve(graph: PositionGraph, progress: Callable[[int], None] | None = None) -> Values:
+    """Values of every node, by the level sweep when the graph allows it."""
+    from ghostdb.solvers import levels, retrograde
+
+    if graph.acyclic:
+        return levels.solve(graph, progress)
+    return retrograde.solve(graph, progress)
+
+
+def reduce_moves(
+    parent: np.ndarray,
+    child: np.ndarray,
+    rank: np.ndarray,
+    value: np.ndarray,
+    length: np.ndarray,
+    best: np.ndarray,
+    winning: np.ndarray,
+    drawing: np.ndarray,
+) -> None:
+    """Decide the parents of edges (sorted by parent) from their children's values, in place.
+
+    One key per edge packs (how good the move is for the mover, how its length ranks,
+    the move's rank); the smallest key of each parent's run is its best move.
+    """
+    starts = group_starts(parent)
+    if len(starts) == 0:
+        return
+    group = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(parent)]))
+    mine = FLIP[value[child]].astype(np.int64)  # each move's value for the mover
+    child_len = length[child].astype(np.int64)
+    # Wins and ties: the shortest first; losses: the longest first; draws: no length.
+    length_key = np.where(mine == LOSS, (1 << _LENGTH_BITS) - 1 - child_len, child_len)
+    length_key = np.where(mine == DRAW, 0, length_key)
+    key = ((WIN - mine) << (_RANK_BITS + _LENGTH_BITS)) | (length_key << _RANK_BITS) | rank
+    smallest = np.minimum.reduceat(key, starts)
+    chosen = np.flatnonzero(key == smallest[group])
+    parents = parent[starts]
+    best[parents] = child[chosen]
+    decided = mine[chosen].astype(np.int8)
+    value[parents] = decided
+    length[parents] = np.where(decided == DRAW, NO_LENGTH, length[child[chosen]] + 1)
+    winning[parents] = np.add.reduceat((mine == WIN).astype(np.int32), starts)
+    drawing[parents] = np.add.reduceat((mine == DRAW).astype(np.int32), starts)
+
+
+def empty_values(graph: PositionGraph) -> Values:
+    """Final positions decided by the rules; everything else still to solve."""
+    n = graph.size
+    final = graph.final
+    value = np.where(final == NOT_FINAL, LOSS, final).astype(np.int8)
+    return Values(
+        value=value,
+        length=np.zeros(n, dtype=np.int32),
+        best=np.full(n, -1, dtype=np.int32),
+        winning_moves=np.zeros(n, dtype=np.int32),
+        drawing_moves=np.zeros(n, dtype=np.int32),
+        reachable=reachable(graph),
+    )
+
+
+def reachable(graph: PositionGraph) -> np.ndarray:
+    """Which nodes a game from the start can reach (there are no moves out of finals)."""
+    n = graph.size
+    seen = np.zeros(n, dtype=bool)
+    seen[graph.start] = True
+    order = np.argsort(graph.edge_parent, kind="stable")
+    parents = graph.edge_parent[order]
+    children = graph.edge_child[order]
+    bounds = np.searchsorted(parents, np.arange(n + 1))
+    frontier = np.array([graph.start])
+    while len(frontier):
+        lo, hi = bounds[frontier], bounds[frontier + 1]
+        counts = hi - lo
+        if counts.sum() == 0:
+            break
+        offsets = np.repeat(lo - np.r_[0, np.cumsum(counts)[:-1]], counts)
+        nxt = children[np.arange(counts.sum()) + offsets]
+        nxt = np.unique(nxt[~seen[nxt]])
+        seen[nxt] = True
+        frontier = nxt
+    return seen
+
+
+__all__ = ["DRAW", "LOSS", "SOLVER_VERSION", "TIE", "WIN", "Values", "reachable", "solve"]
