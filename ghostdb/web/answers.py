@@ -21,8 +21,8 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import SQLAlchemyError
 
 from ghostdb.errors import DatabaseError, GhostdbError
+from ghostdb.games import RuleSet
 from ghostdb.play import choose
-from ghostdb.rules import Rules
 from ghostdb.store import Store
 from ghostdb.web import library
 
@@ -49,13 +49,13 @@ class Answers:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, functools.partial(fn, *args, **kw))
 
-    def rules(self, name: str, options: dict[str, Any]) -> Rules:
+    def rules(self, name: str, options: dict[str, Any]) -> RuleSet:
         return library.rules_for(self.store, name, **options)
 
     async def position(self, name: str, fragment: str, options: dict[str, Any]) -> dict[str, Any]:
         rules = self.rules(name, options)
         pos = await self.run(self.store.lookup, name, fragment, rules, light=True)
-        return library.position_dict(pos)
+        return pos.as_dict()
 
     async def move(
         self,
@@ -67,23 +67,23 @@ class Answers:
         seed: int | None,
     ) -> dict[str, Any]:
         """The computer's reply: with chance ``skill`` the strategy's move, else any legal
-        move at random (the same generator, so a seed repeats both choices)."""
+        move at random.  The draw is `ghostdb.play.choose`'s own, in the same order on the
+        same generator (so a seed gives what ``ghostdb play --seed`` would), made here so
+        the reply can say which it was."""
         rules = self.rules(name, options)
         pos = await self.run(self.store.lookup, name, fragment, rules, light=True)
         rng = random.Random(seed)
         by = "strategy" if skill >= 1 or rng.random() < skill else "random"
         play = choose(strategy if by == "strategy" else "random", pos, rng, 2, rules)
-        data = library.position_dict(pos)
-        reply = next(p for p in data["plays"] if p["fragment"] == play.fragment)
         return {
             "name": name,
-            "rules": data["rules"],
-            "fragment": data["fragment"],
+            "rules": pos.rules,
+            "fragment": pos.fragment,
             "strategy": strategy,
             "skill": skill,
             "seed": seed,
             "by": by,
-            "play": reply,
+            "play": play.as_dict(),
         }
 
 

@@ -8,7 +8,6 @@ calls run is `ghostdb.web.answers`'s business; the hot lookups also take a fast 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -71,7 +70,8 @@ async def rule_options(
         str | None,
         Query(
             max_length=40,
-            description="Rule variant (ghost, super, superduper) or a whole key (ghost/4).",
+            description="A Ghost variant (ghost, super, superduper) or a whole rule-set key "
+            "as /api/solutions lists them (ghost/4, chopsticks/5, tictactoe).",
         ),
     ] = None,
     min_length: Annotated[
@@ -252,7 +252,7 @@ def create_app(store: Store) -> FastAPI:
             items = await run(store.opening_plans, name, rules)
             return as_json([opening_plan_dict(i) for i in items])
         pos = await run(store.openings, name, rules)
-        return as_json(library.position_dict(pos))
+        return as_json(pos.as_dict())
 
     @app.get("/api/{name}/report", responses=ERRORS, tags=["solutions"])
     async def report(name: Name) -> Response:
@@ -273,23 +273,11 @@ def create_app(store: Store) -> FastAPI:
         rule options, ``b`` (default ``a``) under the ``vs_`` ones (default the same)
         (``ghostdb compare --json``)."""
         left = chosen(a, options)
-        other = b or a
-        if all(v is None for v in vs.values()):
-            right = left if other != a else None
-        else:
-            merged = {**options, **{k: v for k, v in vs.items() if v is not None}}
-            if vs["rules"] is not None and "/" in vs["rules"]:
-                merged.update(min_length=vs["min_length"], misere=vs["misere"])
-            right = chosen(other, merged)
-        if right is None:
-            return error(
-                400,
-                "nothing to compare: give b, or other rules for b with vs_rules, "
-                "vs_min_length or vs_misere",
-            )
-        found = await run(
-            functools.partial(store.compare, a, other, left, right, examples=examples)
-        )
+        given = {k: v for k, v in vs.items() if v is not None}
+        if given.get("rules", "").lower() in library.VARIANTS or "rules" not in given:
+            given = {**options, **given}  # b's options default to a's, as on the command line
+        right = chosen(b or a, given)
+        found = await run(store.compare, a, b, left, right, examples=examples)
         return as_json(found.as_dict())
 
     # -- the page ---------------------------------------------------------------------------

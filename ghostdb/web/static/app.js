@@ -80,7 +80,7 @@ function ruleSet(name, key) {
 
 function fillNames(select, chosen) {
   select.replaceChildren(...solved().map((s) =>
-    el("option", { value: s.name, selected: s.name === chosen }, `${s.name} (${s.game})`)));
+    el("option", { value: s.name, selected: s.name === chosen }, s.game === "ghost" ? `${s.name} (Ghost)` : s.name)));
 }
 
 function fillRules(select, name, chosen) {
@@ -137,6 +137,14 @@ function who(player) {
   return `player ${player} (${tag})`;
 }
 
+// The winner with best play from position i (the key may not say whose turn it is).
+function winnerOf(pos, i) {
+  if (pos.winner !== null && pos.winner !== undefined) return pos.winner;
+  if (pos.outcome === "win") return i % 2;
+  if (pos.outcome === "loss") return 1 - (i % 2);
+  return null;
+}
+
 function isOver(pos = current()) {
   return Boolean(pos && (pos.final || pos.dead || pos.repeated || pos.plays.length === 0));
 }
@@ -150,7 +158,7 @@ async function startGame(moves = []) {
   const gen = game.generation;
   const found = ruleSet(game.name, game.rules);
   if (!found) { notice("Nothing is solved yet: run `ghostdb solve NAME`, then reload."); return; }
-  game.options = found.options || { rules: game.rules };
+  game.options = { rules: found.rules };
   game.kind = solution(game.name).game || "ghost";
   game.alphabet = solution(game.name).alphabet || "abcdefghijklmnopqrstuvwxyz";
   game.positions = []; game.moves = []; game.by = []; game.redo = [];
@@ -297,6 +305,7 @@ function render() {
   $("#pause").hidden = isOver() || !(game.paused || !hasHuman());
   $("#pause").textContent = game.paused ? "Resume" : "Pause";
   $("#legend").hidden = !$("#show-values").checked;
+  $("#show-plan").hidden = game.kind !== "ghost";  // plans to memorise are a word-game notion
   saveState();
 }
 
@@ -374,7 +383,7 @@ function chopsticksBoard(pos) {
           game.selected = null;
           if (play) humanMove(play); else { notice(`${move} is not a legal move here`); render(); }
         },
-      }, "✋", el("span", {}, String(fingers)));
+      }, el("span", { class: "val" }, i ? "right" : "left"), el("span", {}, String(fingers)));
     }));
   return el("div", { class: "hands" }, row(1), row(0),
     el("p", { class: "legend" }, "Tap: pick one of your hands, then a hand of your opponent. ",
@@ -389,6 +398,7 @@ function tictactoeBoard(pos) {
       const play = byMove.get(String(i + 1));
       const filled = cell !== ".";
       const cls = ["key"];
+      if (filled) cls.push("filled");
       if (show && play) cls.push(play.category);
       return el("button", {
         type: "button", class: cls.join(" "), "data-move": String(i + 1),
@@ -408,9 +418,10 @@ function renderStatus(pos) {
   if (game.busy && seat(player) === "computer") text += ": thinking…";
   if (game.paused) text += " (paused)";
   if (valuesShown()) {
-    const value = pos.winner === null || pos.winner === undefined
-      ? `${pos.outcome === "draw" ? "a draw" : "a tie"} with best play`
-      : `player ${pos.winner} wins with best play, ${movesLeft(pos.game_length)}; best move ${pos.best_move}`;
+    const winner = winnerOf(pos, game.moves.length);
+    const value = winner === null
+      ? `${pos.outcome === "draw" ? "a draw" : "a tie"} with best play, ${movesLeft(pos.game_length)}; best move ${pos.best_move}`
+      : `player ${winner} wins with best play, ${movesLeft(pos.game_length)}; best move ${pos.best_move}`;
     text += ` — ${value}`;
   }
   status.textContent = text;
@@ -422,8 +433,8 @@ function resultText(pos) {
   let why = pos.ending || "";
   if (game.kind === "ghost" && !pos.dead) why = `${who(last)} completed the word '${pos.fragment}'`;
   if (pos.dead) why = `${who(last)} played ${game.moves[game.moves.length - 1]}: ${pos.ending}`;
-  const winner = pos.winner === null || pos.winner === undefined
-    ? "Nobody wins." : `${who(pos.winner)} wins.`;
+  const winnerIs = pos.dead ? pos.winner : winnerOf(pos, game.moves.length);
+  const winner = winnerIs === null ? "Nobody wins." : `${who(winnerIs)} wins.`;
   return `${why ? why.charAt(0).toUpperCase() + why.slice(1) : "The game is over"}. ${winner}`;
 }
 
@@ -454,7 +465,7 @@ function renderChart() {
     svg.append(node);
     return node;
   };
-  const points = game.positions.map((pos, i) => ({ i, pos, winner: pos.winner ?? null, len: pos.game_length ?? 0 }));
+  const points = game.positions.map((pos, i) => ({ i, pos, winner: pos.dead ? pos.winner : winnerOf(pos, i), len: pos.game_length ?? 0 }));
   const maxLen = Math.max(1, ...points.map((p) => p.len));
   const mid = top + (H - top - bottom) / 2;
   const half = (H - top - bottom) / 2;
@@ -529,10 +540,13 @@ async function showLine() {
   try {
     const found = await api(`/api/${enc(game.name)}/line`, { ...game.options, fragment: current().fragment });
     const lengthText = found.game_length === null ? "never ends" : plural(found.game_length, "move");
+    const winner = winnerOf(found, game.moves.length);
+    const verdict = winner === null ? `${found.outcome === "draw" ? "a draw" : "a tie"}` : `player ${winner} wins`;
+    const player = (p) => (p === null || p === undefined ? "—" : `player ${p}`);
     out.replaceChildren(
-      el("p", {}, `From ${label(found.from)}: ${found.winner === null || found.winner === undefined ? "nobody" : `player ${found.winner}`} wins in ${lengthText}; ${plural(found.endings.length, "principal line")}.`),
+      el("p", {}, `From ${label(found.from)}: ${verdict}${found.game_length === null ? "" : ` in ${lengthText}`}; ${plural(found.endings.length, "principal line")}${found.cycle ? " (it comes back to a position it passed: play goes on for ever)" : ""}.`),
       table(["ends on", "moves", "completed by", "winner"], found.endings.map((e) =>
-        [el("span", { class: "words" }, e.word), e.moves.join(" "), `player ${e.completed_by}`, `player ${e.winner}`])));
+        [el("span", { class: "words" }, e.word), e.moves.join(" "), player(e.completed_by), player(e.winner)])));
   } catch (error) { out.replaceChildren(el("p", { class: "error" }, error.message)); }
 }
 
@@ -576,7 +590,7 @@ async function explore(fragment) {
   const found = ruleSet(name, $("#ex-ruleset").value);
   if (!found) return;
   try {
-    const pos = await api(`/api/${enc(name)}/position`, { ...found.options, fragment });
+    const pos = await api(`/api/${enc(name)}/position`, { rules: found.rules, fragment });
     const head = pos.final
       ? `${label(pos.fragment)}: the game is over${pos.ending ? ` (${pos.ending})` : ""}; ${pos.winner === null ? "nobody wins" : `player ${pos.winner} has won`}.`
       : `${label(pos.fragment)}: ${pos.to_move === null ? "the player to move" : `player ${pos.to_move} to move`} ${{ win: "wins", loss: "loses", tie: "ties", draw: "draws" }[pos.outcome]}; best move ${pos.best_move}; ${movesLeft(pos.game_length)} with best play.`;
@@ -595,10 +609,17 @@ async function report() {
   const out = $("#rep-out");
   try {
     const found = await api(`/api/${enc($("#rep-name").value)}/report`);
-    const plan = (p) => `${plural(p.outcomes, "outcome")}, ${p.losses ? `${p.losses} lost` : "all won"}${p.words.length <= 8 ? `: ${p.words.join(" ")}` : ""}`;
-    out.replaceChildren(table(["rules", "shortest word", "winner", "first player's plan", "second player's plan", "fragments"],
-      found.solutions.map((r) => [r.rules, r.shortest_word, `player ${r.winner}`, plan(r.first_player_plan), plan(r.second_player_plan), r.fragments.toLocaleString("en")]),
-      [1, 5]));
+    const plan = (p) => (p ? `${plural(p.outcomes, "outcome")}, ${p.losses ? `${p.losses} lost` : "all won"}${p.words.length <= 8 ? `: ${p.words.join(" ")}` : ""}` : "—");
+    const value = (r) => (r.winner === null || r.winner === undefined ? `${r.outcome} for player 0` : `player ${r.winner} wins`);
+    const counts = (r) => (r.positions_by_outcome ? Object.entries(r.positions_by_outcome).map(([k, v]) => `${k} ${v}`).join(", ") : "");
+    const words = found.solutions.some((r) => r.first_player_plan);
+    out.replaceChildren(words
+      ? table(["rules", "shortest word", "winner", "first player's plan", "second player's plan", "positions"],
+        found.solutions.map((r) => [r.rules, r.shortest_word, value(r), plan(r.first_player_plan), plan(r.second_player_plan), r.fragments.toLocaleString("en")]),
+        [1, 5])
+      : table(["rules", "from the start", "game length", "positions by value", "positions"],
+        found.solutions.map((r) => [r.rules, value(r), movesLeft(r.game_length), counts(r), r.fragments.toLocaleString("en")]),
+        [4]));
   } catch (error) { out.replaceChildren(el("p", { class: "error" }, error.message)); }
 }
 
@@ -607,22 +628,22 @@ async function compare() {
   const a = $("#cmp-a").value, b = $("#cmp-b").value;
   const ra = ruleSet(a, $("#cmp-a-rules").value), rb = ruleSet(b, $("#cmp-b-rules").value);
   if (!ra || !rb) return;
-  const params = { a, b, ...ra.options };
-  for (const [key, value] of Object.entries(rb.options)) params[`vs_${key}`] = value;
+  const params = { a, b, rules: ra.rules, vs_rules: rb.rules };
   try {
     const c = await api("/api/compare", params);
-    const plan = (p) => `${p.outcomes} (${["all won", "mixed", "all lost"][p.lossiness]})`;
+    const plan = (plans, i) => (plans ? `${plans[i].outcomes} (${["all won", "mixed", "all lost"][plans[i].lossiness]})` : "—");
+    const winner = (side) => (side.winner === null || side.winner === undefined ? side.outcome : `player ${side.winner}`);
     const n = (v) => v.toLocaleString("en");
     out.replaceChildren(
       table(["", "a", "b"], [
         ["dictionary", c.a.dictionary, c.b.dictionary], ["rules", c.a.rules, c.b.rules],
         ["game words", n(c.a.words), n(c.b.words)], ["fragments", n(c.a.fragments), n(c.b.fragments)],
         ["reachable", n(c.a.reachable), n(c.b.reachable)],
-        ["winner", `player ${c.a.winner}`, `player ${c.b.winner}`],
+        ["winner (or value)", winner(c.a), winner(c.b)],
         ["winning first moves", c.a.winning_first_moves.join(" ") || "none", c.b.winning_first_moves.join(" ") || "none"],
         ["game length from start", c.a.game_length, c.b.game_length],
-        ["player 0's best plan", plan(c.a.plans[0]), plan(c.b.plans[0])],
-        ["player 1's best plan", plan(c.a.plans[1]), plan(c.b.plans[1])],
+        ["player 0's best plan", plan(c.a.plans, 0), plan(c.b.plans, 0)],
+        ["player 1's best plan", plan(c.a.plans, 1), plan(c.b.plans, 1)],
       ]),
       el("p", {}, `Positions in both: ${n(c.common_fragments)}; with different outcomes: ${n(c.different_outcomes)} (${n(c.different_reachable)} reachable in both).`),
       c.examples.length ? el("p", {}, "e.g. ", c.examples.map((e) => `${label(e.fragment)} (${e.a}/${e.b})`).join(", ")) : null,
