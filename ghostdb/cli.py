@@ -47,6 +47,10 @@ RulesOption = Annotated[
     typer.Option("--rules", "-r", case_sensitive=False, help="Ghost variant [default: ghost]."),
 ]
 Misere = Annotated[bool, typer.Option("--misere", help="Ghost: completing a word wins.")]
+Players = Annotated[
+    int | None,
+    typer.Option("--players", min=2, max=8, help="Ghost: seats, moving in turn [default: 2]."),
+]
 Fingers = Annotated[
     int | None,
     typer.Option(min=2, max=9, help="Chopsticks: a hand dies at this many fingers [default: 5]."),
@@ -89,6 +93,7 @@ def rules_of(
     fingers: int | None = None,
     rollover: bool = False,
     no_transfers: bool = False,
+    players: int | None = None,
 ) -> RuleSet:
     """The rule set the options choose for ``name``'s game; one line if one does not apply."""
     try:
@@ -100,6 +105,7 @@ def rules_of(
             fingers=fingers,
             rollover=rollover or None,
             transfers=False if no_transfers else None,
+            players=None if players == 2 else players,
         )
     except GhostdbError as exc:
         fail(str(exc))
@@ -154,6 +160,7 @@ def solve(
     min_length: MinLength = None,
     rules: RulesOption = None,
     misere: Misere = False,
+    players: Players = None,
     fingers: Fingers = None,
     rollover: Rollover = False,
     no_transfers: NoTransfers = False,
@@ -172,14 +179,21 @@ def solve(
 ) -> None:
     """Solve every position of a dictionary's Ghost (or of a game) and store the results."""
     if every and (
-        min_length is not None or rules is not None or fingers or rollover or no_transfers
+        min_length is not None
+        or rules is not None
+        or fingers
+        or rollover
+        or no_transfers
+        or players
     ):
         fail("--all solves every standard rule set: leave out the other rule options")
     if every:
         rules_of(name, misere=misere)  # refuses --misere for games without it
         rule_sets = all_rule_sets(game_name(name), misere)
     else:
-        rule_sets = [rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers)]
+        rule_sets = [
+            rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers, players)
+        ]
     # A game needs no ingested list, so solving one may create the database.
     with store_for(db, create=game_name(name) != "ghost") as store:
         for chosen in rule_sets:
@@ -275,6 +289,7 @@ def lookup(
     min_length: MinLength = None,
     rules: RulesOption = None,
     misere: Misere = False,
+    players: Players = None,
     fingers: Fingers = None,
     rollover: Rollover = False,
     no_transfers: NoTransfers = False,
@@ -282,7 +297,7 @@ def lookup(
     db: DbOption = None,
 ) -> None:
     """Who wins from a position, the best move, the game length, and every move."""
-    chosen = rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers)
+    chosen = rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers, players)
     with store_for(db) as store:
         pos = store.lookup(name, fragment, chosen)
     emit(render.to_json(pos.as_dict()) if json else render.position(pos, chosen))
@@ -294,6 +309,7 @@ def openings(
     min_length: MinLength = None,
     rules: RulesOption = None,
     misere: Misere = False,
+    players: Players = None,
     fingers: Fingers = None,
     rollover: Rollover = False,
     no_transfers: NoTransfers = False,
@@ -304,7 +320,7 @@ def openings(
     db: DbOption = None,
 ) -> None:
     """Each first move and which player it wins for."""
-    chosen = rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers)
+    chosen = rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers, players)
     with store_for(db) as store:
         if words:
             items = store.opening_plans(name, chosen)
@@ -371,6 +387,7 @@ def line(
     min_length: MinLength = None,
     rules: RulesOption = None,
     misere: Misere = False,
+    players: Players = None,
     fingers: Fingers = None,
     rollover: Rollover = False,
     no_transfers: NoTransfers = False,
@@ -380,7 +397,7 @@ def line(
     """The principal lines: the winner ends the game as soon as possible, the loser makes
     it last as long as possible.  In Ghost every tie is followed; in other games the best
     move, until the game ends or a position comes again (a draw)."""
-    chosen = rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers)
+    chosen = rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers, players)
     with store_for(db) as store:
         found = store.line(name, fragment, chosen)
     emit(render.to_json(found.as_dict()) if json else render.principal_lines(found))
@@ -396,6 +413,7 @@ def compare(
     min_length: MinLength = None,
     rules: RulesOption = None,
     misere: Misere = False,
+    players: Players = None,
     fingers: Fingers = None,
     rollover: Rollover = False,
     no_transfers: NoTransfers = False,
@@ -406,6 +424,9 @@ def compare(
         Variant | None,
         typer.Option("--vs-rules", case_sensitive=False, help="Second side's variant."),
     ] = None,
+    vs_players: Annotated[
+        int | None, typer.Option("--vs-players", min=2, max=8, help="Second side's players.")
+    ] = None,
     vs_misere: Annotated[
         bool | None, typer.Option("--vs-misere/--vs-normal", help="Second side's misère.")
     ] = None,
@@ -415,7 +436,7 @@ def compare(
 ) -> None:
     """Two solutions side by side (two dictionaries, or one under two rule sets), and
     where they disagree."""
-    left = rules_of(a, rules, min_length, misere, fingers, rollover, no_transfers)
+    left = rules_of(a, rules, min_length, misere, fingers, rollover, no_transfers, players)
     right = rules_of(
         b or a,
         rules if vs_rules is None else vs_rules,
@@ -424,6 +445,7 @@ def compare(
         fingers,
         rollover,
         no_transfers,
+        players if vs_players is None else vs_players,
     )
     with store_for(db) as store:
         found = store.compare(a, b, left, right, examples=examples)
@@ -469,8 +491,11 @@ def play(
     db: DbOption = None,
 ) -> None:
     """Play: humans at the keyboard against computer players that read the stored
-    solution (one query per move)."""
-    chosen = rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers)
+    solution (one query per move).  With more than two seats, Ghost is played under the
+    rules for that many players."""
+    chosen = rules_of(
+        name, rules, min_length, misere, fingers, rollover, no_transfers, _seats(players)
+    )
     with store_for(db) as store:
         game = store.new_game(name, chosen, players, seed)
         if moves is None:
@@ -518,10 +543,18 @@ def selfplay(
     db: DbOption = None,
 ) -> None:
     """Computer against computer: who won, and the positions the games ended on."""
-    chosen = rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers)
+    chosen = rules_of(
+        name, rules, min_length, misere, fingers, rollover, no_transfers, _seats(players)
+    )
     with store_for(db) as store:
         report = store.selfplay(name, chosen, players, games, seed)
     emit(render.to_json(report.as_dict()) if json else render.selfplay(report))
+
+
+def _seats(players: str) -> int | None:
+    """How many seats a --players list names (the rule option for more than two)."""
+    count = len([p for p in players.split(",") if p.strip()])
+    return count if count > 2 else None
 
 
 # -- schema ------------------------------------------------------------------------------------

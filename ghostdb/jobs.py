@@ -27,7 +27,7 @@ from ghostdb.errors import NotSolved, SolveFailed, UnknownDictionary
 from ghostdb.games import RuleSet, check_rules, game_name, game_of
 from ghostdb.games.base import VALUE_NAMES, PositionGraph
 from ghostdb.schema import plans, positions
-from ghostdb.solvers import SOLVER_VERSION, Values, solve
+from ghostdb.solvers import SOLVER_VERSION, Values, safety, solve
 from ghostdb.solvers import plans as plan_solver
 
 # (stage, units done so far, total units) for progress bars.  Stages, in order: "build",
@@ -46,6 +46,8 @@ POSITION_COLUMNS = (
     "best_next",
     "winning_moves",
     "drawing_moves",
+    "safe_seats",
+    "label",
 )
 PLAN_COLUMNS = (
     "solution_id",
@@ -185,13 +187,19 @@ def run_solve(
             if progress:
                 progress("solve", min(done, graph.size), graph.size)
 
-        values = solve(graph, tick)
-        plan_values = plan_solver.solve(graph, values) if game.word_game else None
+        safe = None
+        if getattr(rules, "players", 2) > 2:
+            values, safe = safety.values(graph, rules.players, rules.misere)
+            tick(graph.size)
+        else:
+            values = solve(graph, tick)
+        two_player_words = game.word_game and safe is None
+        plan_values = plan_solver.solve(graph, values) if two_player_words else None
         reachable_count = int(values.reachable.sum())
         with engine.begin() as conn:
             written = 0
             total = graph.size + (reachable_count if plan_values is not None else 0)
-            for table, columns, chunk in _rows(job_id, graph, values, plan_values):
+            for table, columns, chunk in _rows(job_id, graph, values, plan_values, safe):
                 q.bulk_insert(conn, table, columns, chunk)
                 written += len(chunk)
                 if progress:
@@ -251,7 +259,11 @@ def _fail_on_sigterm() -> Callable[[], None]:
 
 
 def _rows(
-    job_id: int, graph: PositionGraph, v: Values, p: plan_solver.Plans | None
+    job_id: int,
+    graph: PositionGraph,
+    v: Values,
+    p: plan_solver.Plans | None,
+    safe: np.ndarray | None = None,
 ) -> Iterator[tuple[Any, tuple[str, ...], list]]:
     """(table, columns, rows): position rows, then plan rows, in key order and in chunks.
 
@@ -269,6 +281,8 @@ def _rows(
         [keys[b] if b >= 0 else None for b in v.best.tolist()],
         v.winning_moves.tolist(),
         v.drawing_moves.tolist(),
+        repeat(None) if safe is None else safe.tolist(),
+        repeat(None) if graph.labels is None else graph.labels,
     ]
     yield from _chunks(job_id, positions, POSITION_COLUMNS, position_columns)
     if p is None:
@@ -289,13 +303,18 @@ def _rows(
 
 
 def _chunks(
-    job_id: int, table: Any, names: tuple[str, ...], columns: list[list[Any]]
+    job_id: int, table: Any, names: tuple[str, ...], columns: list[Any]
 ) -> Iterator[tuple[Any, tuple[str, ...], list]]:
-    n = len(columns[0])
+    """Rows in chunks; a column may be ``repeat(value)`` for the same value in every row."""
+    n = len(columns[1])
+
+    def part(column: Any, lo: int, hi: int) -> Any:
+        return repeat(None, hi - lo) if isinstance(column, repeat) else column[lo:hi]
+
     for lo in range(0, n, CHUNK_ROWS):
         hi = min(lo + CHUNK_ROWS, n)
         yield (
             table,
             names,
-            list(zip(repeat(job_id, hi - lo), *(c[lo:hi] for c in columns), strict=True)),
+            list(zip(repeat(job_id, hi - lo), *(part(c, lo, hi) for c in columns), strict=True)),
         )

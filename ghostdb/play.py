@@ -15,8 +15,9 @@ Strategies (a computer seat):
 * ``fastest``: always the stored best move: the winning move that ends soonest, or the
   losing move that lasts longest (ties broken by move order).  Two players only.
 * ``rational``: two players: a random winning move if there is one, otherwise any legal
-  move at random.  More players: never complete a word (misère: complete one if it can)
-  when another move exists.
+  move at random.  More players: a random safe move (one after which it can still avoid
+  losing whatever the others do) if there is one; otherwise it never completes a word
+  (misère: completes one if it can) when another move exists.
 * ``random``: any legal move, at random.
 
 A legal move is a stored play (in Ghost: one that some word continues, completing a word
@@ -200,7 +201,9 @@ class Match:
         turn = Turn(player, play.move, play.fragment)
         self.history.append(turn)
         if play.is_final:
-            self.position = _final_position(self.position, play, self.game.ending(play.fragment))
+            self.position = _final_position(
+                self.position, play, self.game.ending(play.fragment), self.players
+            )
             self.result = self._final_result(player, play)
         elif play.fragment in self.seen:
             self.position = self.lookup(play.fragment)
@@ -251,7 +254,7 @@ class Match:
         }
 
 
-def _final_position(before: Position, play: Play, ending: str) -> Position:
+def _final_position(before: Position, play: Play, ending: str, players: int = 2) -> Position:
     """The position that ends the game, from the play's stored values (no query)."""
     return Position(
         name=before.name,
@@ -266,7 +269,7 @@ def _final_position(before: Position, play: Play, ending: str) -> Position:
         is_final=True,
         ending=ending,
         reachable=True,
-        to_move=None if before.to_move is None else (before.to_move + 1) % 2,
+        to_move=None if before.to_move is None else (before.to_move + 1) % players,
     )
 
 
@@ -294,6 +297,9 @@ def choose(
         if players == 2:
             winning = [p for p in plays if p.wins]
             return rng.choice(winning or plays)
+        safe = position.safe_moves
+        if safe:
+            return rng.choice(safe)
         words = [p for p in plays if p.is_word]
         if getattr(rules, "misere", False):
             return rng.choice(words or plays)

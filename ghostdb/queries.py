@@ -235,6 +235,8 @@ POSITION_FIELDS = (
     "best_next",
     "winning_moves",
     "drawing_moves",
+    "safe_seats",
+    "label",
 )
 
 

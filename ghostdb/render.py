@@ -74,7 +74,11 @@ def ingest_report(report: IngestReport) -> str:
 def position(pos: Position, rules: Any) -> str:
     """A lookup: the position's values and every move with its own outcome and length."""
     title = f"{label(pos.fragment)}  —  {pos.name}, {rules.describe()}"
+    if pos.label is not None and pos.label != pos.fragment:
+        title += f"  (said as {pos.label!r})"
     who = mover(pos.to_move)
+    if pos.safe_seats is not None:
+        return _many_players(pos, title)
     if pos.is_final:
         result = {Outcome.WIN: "won", Outcome.LOSS: "lost"}.get(pos.outcome, "tied")
         what = "a word" if pos.game == "ghost" else "the game is over"
@@ -97,6 +101,35 @@ def position(pos: Position, rules: Any) -> str:
         lines.append("")
         lines.append(plays_table(pos.plays, pos.to_move, "play", pos.game == "ghost"))
     return "\n".join(lines)
+
+
+def _seats(seats: Sequence[int] | None) -> str:
+    return ", ".join(map(str, seats or ())) or "none"
+
+
+def _many_players(pos: Position, title: str) -> str:
+    """A lookup with more than two players: who is safe, and each move's safe seats."""
+    lines = [title]
+    if pos.is_final:
+        lines.append(f"a word: the game is over; safe (won): {_seats(pos.safe_seats)}")
+        return "\n".join(lines)
+    safe_moves = " ".join(p.move for p in pos.safe_moves) or "none"
+    lines += [
+        f"player {pos.to_move} to move; safe seats: {_seats(pos.safe_seats)} (each can avoid "
+        "losing whatever the others do together)",
+        f"safe moves for player {pos.to_move}: {safe_moves}",
+        "",
+        plays_many(pos.plays),
+    ]
+    return "\n".join(lines)
+
+
+def plays_many(plays: Sequence[Any]) -> str:
+    rows = [
+        (p.move, p.fragment, _seats(p.safe_seats), "completes a word" if p.is_final else "")
+        for p in plays
+    ]
+    return table(("move", "fragment", "safe seats after it", ""), rows)
 
 
 def plays_table(
@@ -454,7 +487,7 @@ def _count(n: int | None) -> str:
 def report(rows: Sequence[ReportRow], name: str) -> str:
     if not rows:
         return f"{name} has no published solution: run `ghostdb solve {name}` (or --all)"
-    if rows[0].first is None:
+    if not isinstance(rows[0].rules, Rules):
         body = [
             (
                 r.rules.key,
@@ -482,15 +515,16 @@ def report(rows: Sequence[ReportRow], name: str) -> str:
 
     body = [
         (
-            r.rules.variant.value + (" misère" if r.rules.misere else ""),
+            r.rules.variant.value
+            + (" misère" if r.rules.misere else "")
+            + (f" {r.rules.players}p" if r.rules.players != 2 else ""),
             r.rules.min_length,
-            f"player {r.winner}",
-            plan(r.first, True),
-            plan(r.second, False),
+            f"player {r.winner}" if r.safe_seats is None else f"safe: {_seats(r.safe_seats)}",
+            plan(r.first, True) if r.first else "-",
+            plan(r.second, False) if r.second else "-",
             f"{r.fragment_count:,}",
         )
         for r in rows
-        if r.first is not None and r.second is not None
     ]
     return table(
         (
@@ -523,8 +557,7 @@ def legal_moves(game: Match) -> str:
     plays = game.plays()
     if game.players == 2:
         return plays_table(plays, game.to_move, "move", game.game.word_game)
-    rows = [(p.move, p.fragment, "completes a word" if p.is_word else "") for p in plays]
-    return table(("move", "fragment", ""), rows)
+    return plays_many(plays)
 
 
 def game_result(game: Match) -> str:

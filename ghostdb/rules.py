@@ -43,6 +43,10 @@ class Variant(enum.Enum):
     """Append or prepend a letter; fragments are infixes of words."""
     SUPERDUPER = "superduper"
     """As SUPER, and the fragment may be reversed first; fragments are infixes as written."""
+    INSERT = "insert"
+    """Insert a letter anywhere (before, after, between two letters); fragments are infixes."""
+    ANAGRAM = "anagram"
+    """Add a letter and rearrange at will; a position is the multiset of its letters."""
 
 
 class Form(enum.IntEnum):
@@ -58,7 +62,11 @@ FORMS_OF = {
     Variant.GHOST: (Form.APPEND,),
     Variant.SUPER: (Form.APPEND, Form.PREPEND),
     Variant.SUPERDUPER: tuple(Form),
+    # Insert and Anagram Ghost have moves of their own (see ghostdb.games.ghost).
+    Variant.INSERT: (),
+    Variant.ANAGRAM: (),
 }
+MAX_PLAYERS = 8
 
 
 @dataclass(frozen=True, order=True)
@@ -95,45 +103,59 @@ class Rules:
     variant: Variant = Variant.GHOST
     min_length: int = 3
     misere: bool = False
+    players: int = 2
     game: ClassVar[str] = "ghost"
 
     def __post_init__(self) -> None:
         if self.min_length < 1:
             raise BadMove(f"minimum word length must be at least 1, not {self.min_length}")
+        if not 2 <= self.players <= MAX_PLAYERS:
+            raise BadMove(f"Ghost is for 2 to {MAX_PLAYERS} players, not {self.players}")
 
     @property
     def key(self) -> str:
-        """Short name used in output, e.g. ``ghost/3`` or ``super/4/misere``."""
-        return f"{self.variant.value}/{self.min_length}" + ("/misere" if self.misere else "")
+        """Short name used in output, e.g. ``ghost/3``, ``super/4/misere``, ``ghost/3/4p``."""
+        key = f"{self.variant.value}/{self.min_length}" + ("/misere" if self.misere else "")
+        return key + (f"/{self.players}p" if self.players != 2 else "")
 
     @classmethod
     def from_key(cls, key: str) -> Rules:
-        """The rules of a `key` such as ``ghost/3`` or ``super/4/misere``."""
+        """The rules of a `key` such as ``ghost/3``, ``super/4/misere`` or ``ghost/3/3p``."""
         parts = key.split("/")
         try:
             variant, min_length = Variant(parts[0]), int(parts[1])
-            if parts[2:] not in ([], ["misere"]):
-                raise ValueError(key)
+            rest = parts[2:]
+            misere = rest[:1] == ["misere"]
+            rest = rest[1:] if misere else rest
+            players = 2
+            if rest:
+                if len(rest) != 1 or not rest[0].endswith("p"):
+                    raise ValueError(key)
+                players = int(rest[0][:-1])
         except (ValueError, IndexError):
             raise BadMove(
-                f"{key!r} is not a rule set: write e.g. ghost/3 or super/4/misere"
+                f"{key!r} is not a rule set: write e.g. ghost/3, super/4/misere or ghost/3/3p"
             ) from None
-        return cls(variant, min_length, parts[2:] == ["misere"])
+        return cls(variant, min_length, misere, players)
 
     def describe(self) -> str:
         name = {
             Variant.GHOST: "Ghost",
             Variant.SUPER: "SuperGhost",
             Variant.SUPERDUPER: "SuperDuperGhost",
+            Variant.INSERT: "Insert Ghost",
+            Variant.ANAGRAM: "Anagram Ghost",
         }[self.variant]
         misere = "misère " if self.misere else ""
-        return f"{misere}{name}, words of {self.min_length}+ letters"
+        players = f", {self.players} players" if self.players != 2 else ""
+        return f"{misere}{name}, words of {self.min_length}+ letters{players}"
 
     def flags(self) -> str:
         """The command-line flags that select these rules (empty for the default)."""
         flags = "" if self.variant is Variant.GHOST else f" --rules {self.variant.value}"
         flags += "" if self.min_length == 3 else f" --min-length {self.min_length}"
-        return flags + (" --misere" if self.misere else "")
+        flags += " --misere" if self.misere else ""
+        return flags + (f" --players {self.players}" if self.players != 2 else "")
 
     @property
     def forms(self) -> tuple[Form, ...]:
@@ -168,6 +190,13 @@ class Rules:
     def move_hint(self) -> str:
         if self.variant is Variant.GHOST:
             return "type one letter"
+        if self.variant is Variant.ANAGRAM:
+            return "type one letter (the letters may then be rearranged)"
+        if self.variant is Variant.INSERT:
+            return (
+                "type a letter with where it goes: 's+' appends, '+s' prepends, 's@2' puts "
+                "it after the first 2 letters"
+            )
         if self.variant is Variant.SUPER:
             return "type a letter with + on the side it goes: 's+' appends, '+s' prepends"
         return (
@@ -192,14 +221,18 @@ class Rules:
 
     # -- fragments -----------------------------------------------------------------------
 
-    def player_to_move(self, fragment: str, players: int = 2) -> int:
+    def player_to_move(self, fragment: str, players: int | None = None) -> int:
         """Every move adds one letter, so the fragment's length says whose turn it is."""
-        return len(fragment) % players
+        return len(fragment) % (players or self.players)
+
+
+STANDARD_VARIANTS = (Variant.GHOST, Variant.SUPER, Variant.SUPERDUPER)
 
 
 def standard_rule_sets(misere: bool = False) -> list[Rules]:
-    """The six rule sets of ``ghostdb solve --all``: each variant with words of 3+ and 4+."""
-    return [Rules(variant, n, misere) for variant in Variant for n in (3, 4)]
+    """The six rule sets of ``ghostdb solve --all``: Ghost, SuperGhost and SuperDuperGhost,
+    each with words of 3+ and 4+."""
+    return [Rules(variant, n, misere) for variant in STANDARD_VARIANTS for n in (3, 4)]
 
 
 def clean_fragment(text: str) -> str:

@@ -142,6 +142,11 @@ positions = Table(
     Column("best_next", Text),  # the position after the best move; NULL when final
     Column("winning_moves", SmallInteger, nullable=False),
     Column("drawing_moves", SmallInteger, nullable=False, server_default=text("0")),
+    # With more than two players: bit s is set when seat s can avoid losing from here
+    # whatever the other seats do together (NULL for two players).
+    Column("safe_seats", SmallInteger),
+    # How the position is said when it is not its key (Anagram Ghost: an arrangement).
+    Column("label", Text),
     sqlite_with_rowid=False,
 )
 

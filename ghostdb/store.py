@@ -389,7 +389,7 @@ class Store:
         step, and stop where a position comes again (a draw's cycle)."""
         rules = self._rules(name, rules)
         pos = self.lookup(name, fragment, rules)
-        if not isinstance(rules, Rules):
+        if not isinstance(rules, Rules) or rules.players != 2 or not _sql_moves(rules):
             return self._best_line(name, rules, pos)
         rows, _, game = self._walk("line", name, rules, pos.fragment)
         tree = build_tree(game, pos.fragment, rows)
@@ -431,7 +431,7 @@ class Store:
         plans = None
         with self.engine.connect() as conn:
             row = self._solution_row(conn, name, rules)
-            if isinstance(rules, Rules):
+            if isinstance(rules, Rules) and rules.players == 2:
                 rank = q.plan_rank(conn, row.id, "")
                 if rank is None or not row.has_plans:
                     raise _missing_plans(name, rules)
@@ -515,7 +515,7 @@ class Store:
             rules = g.parse_rules(row.rules)
             start = self.openings(name, rules)
             first = second = None
-            if isinstance(rules, Rules):
+            if isinstance(rules, Rules) and rules.players == 2:
                 first = self.strategy(name, 0, "", rules)
                 second = self.strategy(name, 1, "", rules)
             found.append(
@@ -528,6 +528,7 @@ class Store:
                     counts[row.id],
                     first,
                     second,
+                    start.safe_seats,
                 )
             )
         return found
@@ -591,6 +592,11 @@ class Store:
                 f"{what} are a word-game notion: {name} has none; "
                 f"`ghostdb line {name}` shows the best line of play"
             )
+        if rules.players != 2:
+            raise NotForThisGame(
+                f"{what} are for two players: with {rules.players}, `ghostdb lookup {name}"
+                f"{rules.flags()}` shows the safe seats and their safe moves"
+            )
         return rules
 
     def _walk(
@@ -604,6 +610,8 @@ class Store:
             if kind == "plan" and not ref.has_plans:
                 raise _missing_plans(name, rules)
             game = ref.game
+            if not _sql_moves(rules):
+                return self._plan_by_lookups(name, rules, fragment, ref, **params)
             stmt = self._statement(kind, rules, game.alphabet)
             with self.engine.connect() as conn:
                 rows = q.walk_rows(conn, stmt, ref.id, fragment, **params)
@@ -612,6 +620,29 @@ class Store:
                 return rows, rank, game
         # Only if the solution was republished twice during this one call.
         raise NotSolved(f"the solution of {name} changed during the query: try again")
+
+    def _plan_by_lookups(
+        self, name: str, rules: Rules, start: str, ref: SolutionRef, strategist_parity: int
+    ) -> tuple[Any, Any, Game]:
+        """A plan's rows as the recursive query gives them, walked one lookup a step: for
+        moves SQL cannot make (Insert and Anagram Ghost)."""
+        rows = []
+        with self.engine.connect() as conn:
+            rank = q.plan_rank(conn, ref.id, start)
+            stack = [(start, start, 0)]
+            while stack:
+                path, key, steps = stack.pop()
+                pos = self.lookup(name, key, rules)
+                rows.append((path, key, pos.outcome.value, pos.game_length))
+                if pos.is_final:
+                    continue
+                if steps % 2 == strategist_parity:
+                    here = q.plan_rank(conn, ref.id, key)
+                    children = [here.plan_next] if here is not None else []
+                else:
+                    children = [p.fragment for p in pos.plays]
+                stack.extend((f"{path} {c}", c, steps + 1) for c in reversed(children))
+        return rows, rank, ref.game
 
     def _statement(self, kind: str, rules: Rules, alphabet: str) -> Any:
         """The recursive plan or line statement for a rule set's moves, built once."""
@@ -728,6 +759,12 @@ def rules_flags(rules: RuleSet) -> str:
     return rules.flags()
 
 
+def _sql_moves(rules: Rules) -> bool:
+    """Whether the recursive SQL walks can make the rule set's moves (letters at the ends,
+    maybe reversed); Insert and Anagram Ghost are walked one lookup a step."""
+    return bool(rules.forms)
+
+
 def _next_player(pos: Position) -> int | None:
     return None if pos.to_move is None else (pos.to_move + 1) % 2
 
@@ -767,7 +804,7 @@ def _position(
             r = by_key.get(child)
             if r is not None and child != key:
                 notation[child] = move
-                plays.append(Play(move, child, Outcome(r[2]), r[3], r[3] == 0))
+                plays.append(Play(move, child, Outcome(r[2]), r[3], r[3] == 0, _seats(r[7]), r[8]))
     best_next = head[4]
     return Position(
         name=name,
@@ -784,7 +821,16 @@ def _position(
         reachable=bool(head[1]),
         to_move=game.to_move(key),
         plays=tuple(plays),
+        safe_seats=_seats(head[7]),
+        label=head[8],
     )
+
+
+def _seats(mask: int | None) -> tuple[int, ...] | None:
+    """The seats of a safe-seat bit mask (None: a two-player solution)."""
+    if mask is None:
+        return None
+    return tuple(s for s in range(mask.bit_length()) if mask >> s & 1)
 
 
 def _dictionary_info(row: Any) -> DictionaryInfo:

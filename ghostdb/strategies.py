@@ -220,6 +220,8 @@ class ReportRow:
     """Player 0's best plan from the start (word games)."""
     second: Strategy | None = None
     """Player 1's best plan from the start (word games)."""
+    safe_seats: tuple[int, ...] | None = None
+    """More than two players: the seats safe at the start."""
 
     def as_dict(self) -> dict[str, Any]:
         def plan(s: Strategy | None) -> dict[str, Any] | None:
@@ -240,6 +242,8 @@ class ReportRow:
             "positions_by_outcome": dict(self.outcomes),
             "fragments": self.fragment_count,
         }
+        if self.safe_seats is not None:
+            data["safe_seats"] = list(self.safe_seats)
         if self.first is not None:
             data.update(
                 shortest_word=self.rules.min_length,
@@ -255,7 +259,6 @@ class ReportRow:
 
 def build_tree(game: Game, start: str, rows: Iterable[Sequence[Any]]) -> Node:
     """A tree from rows ``(path, fragment, outcome, game_length)``; children in move order."""
-    rules = game.rules
     nodes: dict[str, Node] = {}
     pending: list[tuple[str, Node]] = []
     for path, fragment, outcome, game_length in rows:
@@ -273,20 +276,11 @@ def build_tree(game: Game, start: str, rows: Iterable[Sequence[Any]]) -> Node:
         parent = nodes[path.rsplit(" ", 1)[0]]
         node.move = game.describe_move(parent.fragment, node.fragment)
         parent.children.append(node)
-    if rules.variant is Variant.GHOST:
-        key = _ghost_key
-    else:
-
-        def key(n: Node) -> Any:
-            return rules.parse_move(n.move or "")
-
     for node in nodes.values():
-        node.children.sort(key=key)
+        if len(node.children) > 1:  # in the game's move order
+            order = {child: i for i, (_, child) in enumerate(game.candidates(node.fragment))}
+            node.children.sort(key=lambda n: order.get(n.fragment, len(order)))
     return nodes[start]
-
-
-def _ghost_key(node: Node) -> str:
-    return node.move or ""
 
 
 def endings(tree: Node) -> tuple[Ending, ...]:

@@ -43,6 +43,10 @@ class Play(NamedTuple):
     """Moves left after the move under best play (0 if it ends the game; None: a draw)."""
     is_final: bool
     """Whether the move ends the game (in Ghost: completes a word)."""
+    safe_seats: tuple[int, ...] | None = None
+    """More than two players: the seats that can still avoid losing after the move."""
+    label: str | None = None
+    """How the mover says the new position (Anagram Ghost: an arrangement of its letters)."""
 
     @property
     def wins(self) -> bool:
@@ -66,7 +70,7 @@ class Play(NamedTuple):
         return rank, -length if rank == 3 else length
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "move": self.move,
             "fragment": self.fragment,
             "outcome": self.outcome.value,
@@ -75,6 +79,11 @@ class Play(NamedTuple):
             "game_length": self.game_length,
             "final": self.is_final,
         }
+        if self.safe_seats is not None:
+            data["safe_seats"] = list(self.safe_seats)
+        if self.label is not None:
+            data["say"] = self.label
+        return data
 
 
 @dataclass(frozen=True)
@@ -105,6 +114,18 @@ class Position:
     not tell (Chopsticks: the same for both players)."""
     plays: tuple[Play, ...] = field(default=())
     """The legal moves, in move order."""
+    safe_seats: tuple[int, ...] | None = None
+    """More than two players: the seats that can avoid losing from here whatever the
+    others do together (None for two players)."""
+    label: str | None = None
+    """How the position is said (Anagram Ghost: an arrangement of its letters)."""
+
+    @property
+    def safe_moves(self) -> list[Play]:
+        """More than two players: the moves after which the mover is still safe."""
+        if self.to_move is None or self.safe_seats is None:
+            return []
+        return [p for p in self.plays if p.safe_seats and self.to_move in p.safe_seats]
 
     @property
     def dictionary(self) -> str:
@@ -120,6 +141,8 @@ class Position:
         position says whose turn it is."""
         if self.to_move is None or self.outcome not in (Outcome.WIN, Outcome.LOSS):
             return None
+        if self.safe_seats is not None:
+            return None  # more than two players: see safe_seats
         return self.to_move if self.outcome is Outcome.WIN else 1 - self.to_move
 
     def ranked_plays(self) -> list[Play]:
@@ -142,6 +165,8 @@ class Position:
             "final": self.is_final,
             "ending": self.ending,
             "reachable": self.reachable,
+            **({} if self.label is None else {"say": self.label}),
+            **({} if self.safe_seats is None else {"safe_seats": list(self.safe_seats)}),
             "plays": [p.as_dict() for p in self.ranked_plays()],
         }
 

@@ -84,3 +84,30 @@ def brute_force(words: list[str], rules: Rules) -> Brute:
         )
 
     return Brute(value, plan, plays, is_fragment, game)
+
+
+def brute_safe(words: list[str], rules: Rules) -> Callable[[str], frozenset[int]]:
+    """``safe(f)``: the seats that can avoid losing from fragment ``f`` whatever all the
+    other seats do together, by plain recursion over strings (N seats in turn)."""
+    n = rules.players
+    base = brute_force(words, Rules(rules.variant, rules.min_length, rules.misere))
+
+    @cache
+    def safe(f: str) -> frozenset[int]:
+        if f in base.game_words:
+            completer = (len(f) - 1) % n
+            if rules.misere:
+                return frozenset({completer})
+            return frozenset(range(n)) - {completer}
+        mover = len(f) % n
+        kids = [safe(g) for g in base.plays(f)]
+        seats = set()
+        for s in range(n):
+            if s == mover:
+                if any(s in k for k in kids):
+                    seats.add(s)
+            elif all(s in k for k in kids):
+                seats.add(s)
+        return frozenset(seats)
+
+    return safe

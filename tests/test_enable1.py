@@ -200,8 +200,7 @@ def test_super_variants(
             select(func.count())
             .select_from(positions.join(solutions, solutions.c.id == positions.c.solution_id))
             .where(
-                solutions.c.rules == variant.value,
-                solutions.c.min_length == min_length,
+                solutions.c.rules == rules.key,
                 solutions.c.status == "complete",
             )
         ).scalar_one()

@@ -17,7 +17,7 @@ from conftest import OWN_WORDLISTS, write_list
 from sqlalchemy import create_engine, select, text
 
 from ghostdb import Rules, Store, open_store
-from ghostdb.rules import Variant
+from ghostdb.rules import STANDARD_VARIANTS
 from ghostdb.schema import metadata, positions
 
 PG_URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL", "")
@@ -39,7 +39,7 @@ def pg(enable1: Path) -> Iterator[Store]:
         store.ingest(enable1)
         for min_length in (3, 4):
             store.solve("enable1", Rules(min_length=min_length))
-        for variant in Variant:
+        for variant in STANDARD_VARIANTS:
             for misere in (False, True):
                 store.solve("five", Rules(variant, 3, misere))
         yield store
@@ -47,7 +47,7 @@ def pg(enable1: Path) -> Iterator[Store]:
 
 def test_every_stored_row_matches_sqlite(pg: Store, store: Store) -> None:
     store.ingest(OWN_WORDLISTS / "five.txt")
-    for variant in Variant:
+    for variant in STANDARD_VARIANTS:
         for misere in (False, True):
             rules = Rules(variant, 3, misere)
             store.solve("five", rules)
@@ -87,7 +87,7 @@ def test_enable1_figures(pg: Store, solved_enable1: Store) -> None:
 def test_plans_and_lines_match_brute_force(pg: Store, tmp_path: Path) -> None:
     words = ["abc", "abd", "bca", "cab", "cabd", "bb"]
     pg.ingest(write_list(tmp_path, " ".join(words), "small"))
-    for variant in Variant:
+    for variant in STANDARD_VARIANTS:
         rules = Rules(variant, 2)
         pg.solve("small", rules)
         brute = brute_force(words, rules)

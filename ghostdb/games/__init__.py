@@ -30,7 +30,7 @@ RULE_TYPES: dict[str, Any] = {
 
 # The rule options of each game, as the command line spells them.
 OPTIONS = {
-    "ghost": ("--rules", "--min-length", "--misere"),
+    "ghost": ("--rules", "--min-length", "--misere", "--players"),
     "chopsticks": ("--fingers", "--rollover", "--no-transfers"),
     "tictactoe": (),
 }
@@ -38,6 +38,7 @@ _OPTION_OF = {
     "variant": "--rules",
     "min_length": "--min-length",
     "misere": "--misere",
+    "players": "--players",
     "fingers": "--fingers",
     "rollover": "--rollover",
     "transfers": "--no-transfers",
@@ -66,7 +67,7 @@ def rules_from_options(game: str, **options: Any) -> RuleSet:
     """
     given = {k: v for k, v in options.items() if v is not None}
     allowed = {
-        "ghost": {"variant", "min_length", "misere"},
+        "ghost": {"variant", "min_length", "misere", "players"},
         "chopsticks": {"fingers", "rollover", "transfers"},
         "tictactoe": set(),
     }[game]
@@ -80,7 +81,10 @@ def rules_from_options(game: str, **options: Any) -> RuleSet:
     if game == "ghost":
         variant = given.get("variant", Variant.GHOST)
         return Rules(
-            Variant(variant), int(given.get("min_length", 3)), bool(given.get("misere", False))
+            Variant(variant),
+            int(given.get("min_length", 3)),
+            bool(given.get("misere", False)),
+            int(given.get("players", 2)),
         )
     return RULE_TYPES[game](**given)
 

@@ -96,7 +96,7 @@ class Game(ABC):
     def clean_key(self, text: str) -> str:
         """A typed position in canonical form; raise BadFragment if it is not one."""
 
-    def to_move(self, key: str, players: int = 2) -> int | None:
+    def to_move(self, key: str, players: int | None = None) -> int | None:
         """The player to move (0 made the first move), if the key tells; else None."""
         return None
 

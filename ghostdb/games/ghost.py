@@ -1,13 +1,26 @@
 """Ghost and its variants over a dictionary, as a `ghostdb.games.base.Game`.
 
-The rules, moves and notation live in `ghostdb.rules`; the fast whole-array builder of
-every fragment lives in `ghostdb.graph`.  This module adapts them to the game interface:
-positions are fragments, a fragment that is a game word is final (won by the player to
-move there, lost in misère), and a fragment's level is its length.
+The rules and the notation of Ghost, SuperGhost and SuperDuperGhost live in
+`ghostdb.rules`; the fast whole-array builders of every fragment live in `ghostdb.graph`.
+This module adapts them to the game interface: positions are fragments, a fragment that
+is a game word is final (won by the player to move there, lost in misère), and a
+fragment's level is its length.  It also holds the moves of the two variants that are not
+a letter at an end:
+
+* **Insert Ghost**: a letter goes anywhere; written ``+s`` (in front), ``s+`` (at the end)
+  or ``s@2`` (after the first 2 letters).  Move order: by letter, then insertion point
+  from the left; where two points give the same fragment the first names it.
+* **Anagram Ghost**: a position is a multiset of letters, its key the letters sorted
+  (``era`` is ``aer``); a move adds a letter, written as the letter.  A position is final
+  only when every arrangement of it that is part of a game word is itself a game word
+  (a player who can say a non-word arrangement says it); the stored label of a position
+  is an arrangement its mover can say.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 
 import numpy as np
@@ -15,6 +28,10 @@ import numpy as np
 from ghostdb.errors import BadMove, NotSolved
 from ghostdb.games.base import LOSS, NOT_FINAL, WIN, Game, PositionGraph
 from ghostdb.rules import Rules, Variant, clean_fragment
+
+_INSERT_RE = re.compile(
+    r"^(?:\+(?P<front>[^\W\d_])|(?P<end>[^\W\d_])\+?|(?P<letter>[^\W\d_])@(?P<at>\d+))$"
+)
 
 
 class GhostGame(Game):
@@ -35,11 +52,17 @@ class GhostGame(Game):
         self._moves = rules.candidate_moves(alphabet)
 
     def build(self, words: Sequence[str] | None = None) -> PositionGraph:
-        from ghostdb.graph import build_graph  # numpy-heavy: only solving needs it
+        from ghostdb import graph as builders  # numpy-heavy: only solving needs it
 
         if not words:
             raise NotSolved("no words to build the game from")
-        graph = build_graph(words, self.rules)
+        variant = self.rules.variant
+        if variant is Variant.INSERT:
+            graph = builders.build_insert_graph(words, self.rules.min_length)
+        elif variant is Variant.ANAGRAM:
+            graph = builders.build_anagram_graph(words, self.rules.min_length)
+        else:
+            graph = builders.build_graph(words, self.rules)
         length = graph.length
         # Storage order is (level, fragment); the builder's order is by fragment, so a
         # stable sort by length gives it.
@@ -61,6 +84,7 @@ class GhostGame(Game):
             start=int(new[0]),
             acyclic=True,
             word_length=length[order],
+            labels=_reorder(getattr(graph, "labels", None), order),
         )
 
     def start(self) -> str:
@@ -69,13 +93,21 @@ class GhostGame(Game):
     def level(self, key: str) -> int:
         return len(key)
 
-    def to_move(self, key: str, players: int = 2) -> int | None:
+    def to_move(self, key: str, players: int | None = None) -> int | None:
         return self.rules.player_to_move(key, players)
 
     def candidates(self, key: str) -> list[tuple[str, str]]:
         variant = self.rules.variant
         if variant is Variant.GHOST:
             return [(m.letter, key + m.letter) for m in self._moves]
+        if variant is Variant.ANAGRAM:
+            return [(c, "".join(sorted(key + c))) for c in self.alphabet]
+        if variant is Variant.INSERT:
+            found: dict[str, str] = {}
+            for c in self.alphabet:
+                for i in range(len(key) + 1):
+                    found.setdefault(key[:i] + c + key[i:], _insert_notation(c, i, len(key)))
+            return [(notation, child) for child, notation in found.items()]
         seen: dict[str, str] = {}
         for move in self._moves:
             child = move.apply(key)
@@ -84,13 +116,44 @@ class GhostGame(Game):
         return [(notation, child) for child, notation in seen.items()]
 
     def clean_key(self, text: str) -> str:
-        return clean_fragment(text)
+        fragment = clean_fragment(text)
+        if self.rules.variant is Variant.ANAGRAM:
+            return "".join(sorted(fragment))
+        return fragment
 
     def parse_move(self, key: str, text: str) -> tuple[str, str]:
+        variant = self.rules.variant
+        if variant is Variant.ANAGRAM:
+            letter = unicodedata.normalize("NFC", text.strip()).lower()
+            if len(letter) != 1 or not letter.isalpha():
+                raise BadMove(f"{text.strip()!r} is not a move: {self.move_hint()}")
+            return letter, "".join(sorted(key + letter))
+        if variant is Variant.INSERT:
+            match = _INSERT_RE.match(unicodedata.normalize("NFC", text.strip()).lower())
+            if not match:
+                raise BadMove(f"{text.strip()!r} is not a move: {self.move_hint()}")
+            if match["front"]:
+                letter, at = match["front"], 0
+            elif match["end"]:
+                letter, at = match["end"], len(key)
+            else:
+                letter, at = match["letter"], int(match["at"])
+                if at > len(key):
+                    raise BadMove(
+                        f"{text.strip()!r}: the fragment has only {len(key)} letters: "
+                        f"{self.move_hint()}"
+                    )
+            child = key[:at] + letter + key[at:]
+            for notation, candidate in self.candidates(key):
+                if candidate == child:
+                    return notation, child
+            return _insert_notation(letter, at, len(key)), child
         move = self.rules.parse_move(text)
-        return move.notation(self.rules.variant), move.apply(key)
+        return move.notation(variant), move.apply(key)
 
     def describe_move(self, parent: str, child: str) -> str:
+        if self.rules.variant in (Variant.INSERT, Variant.ANAGRAM):
+            return super().describe_move(parent, child)
         try:
             return self.rules.describe_move(parent, child)
         except BadMove:
@@ -104,3 +167,16 @@ class GhostGame(Game):
 
     def label(self, key: str) -> str:
         return key or "(start)"
+
+
+def _insert_notation(letter: str, at: int, length: int) -> str:
+    """``+s`` in front, ``s+`` at the end, ``s@2`` after the first 2 letters."""
+    if at == 0:
+        return f"+{letter}"
+    if at == length:
+        return f"{letter}+"
+    return f"{letter}@{at}"
+
+
+def _reorder(labels: list[str] | None, order: np.ndarray) -> list[str] | None:
+    return None if labels is None else [labels[i] for i in order.tolist()]

@@ -65,7 +65,7 @@ class TicTacToe(Game):
     def level(self, key: str) -> int:
         return 9 - key.count(".")
 
-    def to_move(self, key: str, players: int = 2) -> int | None:
+    def to_move(self, key: str, players: int | None = None) -> int | None:
         return self.level(key) % 2
 
     def _final(self, key: str) -> int:

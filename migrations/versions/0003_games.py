@@ -1,11 +1,13 @@
-"""Games beside Ghost: solutions of a game with or without a dictionary, four outcomes.
+"""Games beside Ghost: solutions of a game with or without a dictionary, four outcomes,
+more than two players.
 
 * ``solutions``: a ``game`` column; ``dictionary_id`` may be NULL; ``rules`` holds the
   whole rule key (``ghost/3/misere``), replacing ``min_length`` and ``misere``;
   ``input_sha256`` records what was solved.  Existing Ghost solutions get
   ``game = 'ghost'`` and their key, and keep answering as before.
 * ``positions`` and ``plans``: keyed by (solution, level, fragment); positions gain
-  ``drawing_moves``, and ``game_length`` may be NULL (a draw).  Existing rows get
+  ``drawing_moves``, ``safe_seats`` (more than two players) and ``label`` (how a position
+  is said, for Anagram Ghost), and ``game_length`` may be NULL (a draw).  Existing rows get
   ``level = length(fragment)``, which is a Ghost fragment's level.
 
 Revision ID: 0003
@@ -99,6 +101,8 @@ def upgrade() -> None:
         sa.Column("best_next", sa.Text(), nullable=True),
         sa.Column("winning_moves", sa.SmallInteger(), nullable=False),
         sa.Column("drawing_moves", sa.SmallInteger(), server_default=sa.text("0"), nullable=False),
+        sa.Column("safe_seats", sa.SmallInteger(), nullable=True),
+        sa.Column("label", sa.Text(), nullable=True),
         sa.PrimaryKeyConstraint("solution_id", "level", "fragment", name="pk_positions"),
         sqlite_with_rowid=False,
     )
