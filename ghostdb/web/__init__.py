@@ -6,6 +6,7 @@ commands nothing at start-up.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 from ghostdb.store import Store
@@ -35,4 +36,5 @@ def serve(store: Store, host: str = "127.0.0.1", port: int = 8000) -> None:
         access_log=False,  # a line per request would halve the lookups a second
         timeout_graceful_shutdown=5,
     )
-    uvicorn.Server(config).run()
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn shuts down, then passes Ctrl-C on
+        uvicorn.Server(config).run()

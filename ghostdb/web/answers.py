@@ -22,7 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ghostdb.errors import DatabaseError, GhostdbError
 from ghostdb.games import RuleSet
-from ghostdb.play import choose
+from ghostdb.play import choose, parse_players
 from ghostdb.store import Store
 from ghostdb.web import library
 
@@ -72,9 +72,11 @@ class Answers:
         the reply can say which it was."""
         rules = self.rules(name, options)
         pos = await self.run(self.store.lookup, name, fragment, rules, light=True)
+        players = getattr(rules, "players", 2)
+        parse_players([strategy] * players)  # optimal and fastest are for two players
         rng = random.Random(seed)
         by = "strategy" if skill >= 1 or rng.random() < skill else "random"
-        play = choose(strategy if by == "strategy" else "random", pos, rng, 2, rules)
+        play = choose(strategy if by == "strategy" else "random", pos, rng, players, rules)
         return {
             "name": name,
             "rules": pos.rules,

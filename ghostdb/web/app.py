@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException
 from ghostdb import __version__
 from ghostdb.errors import GhostdbError
 from ghostdb.render import opening_plan_dict
+from ghostdb.rules import MAX_PLAYERS
 from ghostdb.store import Store
 from ghostdb.web import library
 from ghostdb.web.answers import Answers, dumps, error_body
@@ -52,7 +53,7 @@ Name = Annotated[
         max_length=MAX_TEXT,
         pattern=NAME_PATTERN,
         description="A stored dictionary or game (see /api/solutions).",
-        examples=["enable1"],
+        examples=["enable1", "chopsticks", "tictactoe"],
     ),
 ]
 Fragment = Annotated[
@@ -60,7 +61,7 @@ Fragment = Annotated[
     Query(
         max_length=MAX_TEXT,
         description="The position's text key: a Ghost fragment ('' is the start).",
-        examples=["gho"],
+        examples=["gho", "11-11", "x...o...."],
     ),
 ]
 
@@ -78,6 +79,9 @@ async def rule_options(
         int | None, Query(ge=1, le=MAX_TEXT, description="Shortest word that ends the game.")
     ] = None,
     misere: Annotated[bool | None, Query(description="Misère: completing a word wins.")] = None,
+    players: Annotated[
+        int | None, Query(ge=2, le=MAX_PLAYERS, description="Ghost: how many players.")
+    ] = None,
     fingers: Annotated[
         int | None, Query(ge=1, le=MAX_TEXT, description="Chopsticks: a hand dies at this many.")
     ] = None,
@@ -92,6 +96,7 @@ async def rule_options(
         "rules": rules,
         "min_length": min_length,
         "misere": misere,
+        "players": players,
         "fingers": fingers,
         "rollover": rollover,
         "transfers": transfers,

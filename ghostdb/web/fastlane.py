@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl
 from sqlalchemy.exc import SQLAlchemyError
 
 from ghostdb.errors import GhostdbError
+from ghostdb.rules import MAX_PLAYERS
 from ghostdb.web.answers import Answers, dumps, error_body
 
 HOT_PATH = re.compile(r"^/api/([A-Za-z0-9][A-Za-z0-9._-]{0,99})/(position|move)$")
@@ -27,22 +28,25 @@ BOOLS = {"true": True, "false": False}
 STRATEGIES = ("optimal", "fastest", "rational", "random")
 MAX_TEXT = 100
 
-# Each parameter: how the lane reads it, or None to hand the request to FastAPI.
+# Each parameter: how the lane reads it (the same limits as the routes declare), giving
+# None to hand the request to FastAPI.
 
 
 def _text(limit: int) -> Any:
     return lambda v: v if len(v) <= limit else None
 
 
-def _small_int(v: str) -> int | None:
-    return int(v) if SMALL_INT.match(v) and int(v) <= MAX_TEXT else None
+def _int(low: int, high: int) -> Any:
+    """An integer in FastAPI's declared range, written plainly."""
+    return lambda v: int(v) if SMALL_INT.match(v) and low <= int(v) <= high else None
 
 
 RULE_PARAMS: dict[str, Any] = {
     "rules": _text(40),
-    "min_length": _small_int,
+    "min_length": _int(1, MAX_TEXT),
     "misere": BOOLS.get,
-    "fingers": _small_int,
+    "players": _int(2, MAX_PLAYERS),
+    "fingers": _int(1, MAX_TEXT),
     "rollover": BOOLS.get,
     "transfers": BOOLS.get,
 }

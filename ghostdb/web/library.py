@@ -19,6 +19,7 @@ def rules_for(
     rules: str | None = None,
     min_length: int | None = None,
     misere: bool | None = None,
+    players: int | None = None,
     fingers: int | None = None,
     rollover: bool | None = None,
     transfers: bool | None = None,
@@ -32,7 +33,8 @@ def rules_for(
     ``transfers=true``) counts as not given, so it is accepted for any game.
     """
     if rules is not None and rules.lower() not in VARIANTS:
-        given = [k for k, v in (("min_length", min_length), ("fingers", fingers)) if v is not None]
+        numbers = (("min_length", min_length), ("players", players), ("fingers", fingers))
+        given = [k for k, v in numbers if v is not None]
         given += [k for k, v in (("misere", misere), ("rollover", rollover)) if v]
         given += ["transfers"] if transfers is False else []
         if given:
@@ -48,6 +50,7 @@ def rules_for(
         variant=None if rules is None else rules.lower(),
         min_length=min_length,
         misere=misere or None,
+        players=players,
         fingers=fingers,
         rollover=rollover or None,
         transfers=False if transfers is False else None,
