@@ -195,7 +195,10 @@ def test_reading_routes_are_the_clis_json(
         ("/api/chopsticks/report", ["report", "chopsticks"]),
         ("/api/tictactoe/report", ["report", "tictactoe"]),
         ("/api/five/line?rules=ghost/3/misere", ["line", "five", "--misere"]),
-        ("/api/compare?a=five&misere=true&vs_misere=false", ["compare", "five", "--misere", "--vs-normal"]),
+        (
+            "/api/compare?a=five&misere=true&vs_misere=false",
+            ["compare", "five", "--misere", "--vs-normal"],
+        ),
     ],
 )
 def test_plan_routes_are_the_clis_json(
