@@ -83,16 +83,19 @@ function fillNames(select, chosen) {
     el("option", { value: s.name, selected: s.name === chosen }, s.game === "ghost" ? `${s.name} (Ghost)` : s.name)));
 }
 
-function fillRules(select, name, chosen) {
+// The page plays two-player games; the explorer and the tables take every rule set.
+const twoPlayers = (r) => !/\/\d+p(\/|$)/.test(r.rules);
+
+function fillRules(select, name, chosen, keep = () => true) {
   const found = solution(name);
-  select.replaceChildren(...(found ? found.rule_sets : []).map((r) =>
+  select.replaceChildren(...(found ? found.rule_sets.filter(keep) : []).map((r) =>
     el("option", { value: r.rules, selected: r.rules === chosen }, r.description || r.rules)));
 }
 
-function pairSelects(nameSel, rulesSel, name, key) {
+function pairSelects(nameSel, rulesSel, name, key, keep = () => true) {
   fillNames(nameSel, name);
-  fillRules(rulesSel, nameSel.value, key);
-  nameSel.addEventListener("change", () => fillRules(rulesSel, nameSel.value));
+  fillRules(rulesSel, nameSel.value, key, keep);
+  nameSel.addEventListener("change", () => fillRules(rulesSel, nameSel.value, undefined, keep));
 }
 
 // -- moves of the Ghost family ------------------------------------------------------------
@@ -100,6 +103,8 @@ function pairSelects(nameSel, rulesSel, name, key) {
 const FORMS = { end: "append", start: "prepend" };
 
 function variantOf(rulesKey) { return rulesKey.split("/")[0]; }
+// Variants whose moves are a letter at one end (maybe reversed first): a keyboard of letters.
+const letterKeys = () => game.kind === "ghost" && ["ghost", "super", "superduper"].includes(variantOf(game.rules));
 
 function applyForm(fragment, letter, form) {
   const base = form.startsWith("reverse") ? [...fragment].reverse().join("") : fragment;
@@ -314,13 +319,13 @@ function humanToMove() { return !isOver() && seat(turn()) === "human" && !game.b
 
 function renderBoard(pos) {
   const board = $("#board");
-  const super_ = game.kind === "ghost" && variantOf(game.rules) !== "ghost";
+  const super_ = letterKeys() && variantOf(game.rules) !== "ghost";
   $("#form-picker").hidden = !super_;
   $("#reverse-label").hidden = variantOf(game.rules) !== "superduper";
   if (game.kind === "chopsticks") board.replaceChildren(chopsticksBoard(pos));
   else if (game.kind === "tictactoe") board.replaceChildren(tictactoeBoard(pos));
   else {
-    const text = pos.fragment === "" ? el("span", { class: "empty" }, "(start: type a letter)") : pos.fragment;
+    const text = pos.fragment === "" ? el("span", { class: "empty" }, "(start: type a letter)") : pos.say || pos.fragment;
     board.replaceChildren(el("div", { class: "fragment", "aria-label": `Fragment ${label(pos.fragment)}` }, text));
   }
 }
@@ -343,7 +348,7 @@ function keyButton(text, play, extra = {}) {
 function renderKeys(pos) {
   const keys = $("#keys");
   keys.className = "keys";
-  if (game.kind === "ghost") {
+  if (letterKeys()) {
     const form = chosenForm();
     const byFragment = new Map(pos.plays.map((p) => [p.fragment, p]));
     const letters = [...new Set([...game.alphabet, ...pos.plays.map((p) => parseGhostMove(p.move)[0])])].sort();
@@ -351,7 +356,7 @@ function renderKeys(pos) {
       const play = byFragment.get(applyForm(pos.fragment, letter, form)) || null;
       return keyButton(letter, play, { onclick: () => playGhostLetter(letter, chosenForm()), "data-letter": letter });
     })));
-  } else if (game.kind === "chopsticks") {
+  } else if (game.kind !== "tictactoe") {
     keys.classList.add("moves-list");
     const plays = valuesShown() ? pos.plays : [...pos.plays].sort((a, b) => a.move.localeCompare(b.move));
     keys.replaceChildren(...(isOver() ? [] : plays.map((play) =>
@@ -671,7 +676,7 @@ function onKey(event) {
   }
   if (event.altKey) return;
   if (event.key === "Backspace") { event.preventDefault(); undo(); return; }
-  if (game.kind === "ghost") {
+  if (letterKeys()) {
     if (event.key === "~" && variantOf(game.rules) === "superduper") {
       $("#reverse").checked = !$("#reverse").checked; render(); return;
     }
@@ -701,7 +706,7 @@ async function main() {
   const saved = readState();
   const first = solved()[0];
   const name = solution(saved.name) ? saved.name : first.name;
-  pairSelects($("#name"), $("#ruleset"), name, saved.rules);
+  pairSelects($("#name"), $("#ruleset"), name, saved.rules, twoPlayers);
   if (saved.players) {
     const option = [...$("#players").options].find((o) => o.value === saved.players);
     if (option) $("#players").value = saved.players;
@@ -753,7 +758,7 @@ function restore() {
   const saved = readState();
   if (saved.name && solution(saved.name)) {
     $("#name").value = saved.name;
-    fillRules($("#ruleset"), saved.name, saved.rules);
+    fillRules($("#ruleset"), saved.name, saved.rules, twoPlayers);
   }
   if (saved.players && [...$("#players").options].some((o) => o.value === saved.players)) $("#players").value = saved.players;
   setupFromForm();
