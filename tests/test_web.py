@@ -643,3 +643,19 @@ def test_a_thousand_random_positions_equal_lookup_json(
         for fragment in random_fragments(superduper_db, rules, 1000, seed=len(rules)):
             api = get(c, f"/api/enable1/position?rules={rules}&fragment={fragment}")
             assert api == cli_json(superduper_db, "lookup", "enable1", fragment, *flags), fragment
+
+
+def test_a_broken_database_answers_503_not_a_traceback(small_web_db: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "broken.db"
+    with sqlite3.connect(small_web_db) as src, sqlite3.connect(broken) as dst:
+        src.backup(dst)
+    with sqlite3.connect(broken) as conn:
+        conn.execute("ALTER TABLE positions RENAME TO positions_gone")
+    with open_store(str(broken), create=False) as store, TestClient(create_app(store)) as c:
+        for url in (
+            "/api/five/position?fragment=g",  # the fast lane
+            "/api/five/position?fragment=g&unknown=1",  # FastAPI
+            "/api/five/line",
+        ):
+            message = error_of(c, url, 503)
+            assert message.startswith("the database did not answer: no such table")

@@ -38,6 +38,11 @@ class Answers:
         self.store = store
         self.executor = ThreadPoolExecutor(THREADS, thread_name_prefix="ghostdb-web")
         self.inline = store.engine.dialect.name == "sqlite"
+        # Lookups run on the raw DB-API connection, so its errors arrive unwrapped.
+        self.database_errors: tuple[type[Exception], ...] = (
+            SQLAlchemyError,
+            store.engine.dialect.dbapi.Error,
+        )
 
     def close(self) -> None:
         self.executor.shutdown(wait=True, cancel_futures=True)
@@ -94,11 +99,11 @@ def dumps(data: Any) -> bytes:
     return json.dumps(data, ensure_ascii=False, default=str, separators=(",", ":")).encode()
 
 
-def error_body(exc: GhostdbError | SQLAlchemyError) -> tuple[int, dict[str, str]]:
-    """The status and body for a library or database error: 404 for what is not there
-    (the lookup errors), 503 for a database that cannot answer, 400 for the rest."""
-    if isinstance(exc, SQLAlchemyError):
-        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+def error_body(exc: Exception) -> tuple[int, dict[str, str]]:
+    """The status and body for a library error (404 for what is not there, the lookup
+    errors; 400 for the rest) or a database error (503)."""
+    if not isinstance(exc, GhostdbError):
+        reason = (str(getattr(exc, "orig", None) or exc).splitlines() or ["unknown"])[0]
         return 503, {"error": f"the database did not answer: {reason}"}
     if isinstance(exc, LookupError):
         status = 404

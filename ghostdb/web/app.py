@@ -17,7 +17,6 @@ from fastapi import Depends, FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 
 from ghostdb import __version__
@@ -163,11 +162,12 @@ def create_app(store: Store) -> FastAPI:
 
     # -- errors: always {"error": one line}, never a traceback ----------------------------
 
-    @app.exception_handler(GhostdbError)
-    @app.exception_handler(SQLAlchemyError)
     async def on_library_error(_request: Request, exc: Exception) -> Response:
-        status, body = error_body(exc)  # type: ignore[arg-type]
+        status, body = error_body(exc)
         return as_json(body, status)
+
+    for kind in (GhostdbError, *answers.database_errors):
+        app.add_exception_handler(kind, on_library_error)
 
     @app.exception_handler(RequestValidationError)
     async def on_bad_request(_request: Request, exc: RequestValidationError) -> Response:

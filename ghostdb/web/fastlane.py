@@ -14,8 +14,6 @@ import re
 from typing import Any
 from urllib.parse import parse_qsl
 
-from sqlalchemy.exc import SQLAlchemyError
-
 from ghostdb.errors import GhostdbError
 from ghostdb.rules import MAX_PLAYERS
 from ghostdb.web.answers import Answers, dumps, error_body
@@ -113,7 +111,7 @@ class FastLane:
                     move.get("skill", 1.0),
                     move.get("seed"),
                 )
-        except (GhostdbError, SQLAlchemyError) as exc:
+        except (GhostdbError, *self.answers.database_errors) as exc:
             status, data = error_body(exc)
         body = dumps(data)
         await send(
