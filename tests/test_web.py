@@ -375,7 +375,8 @@ def test_openapi_describes_every_route(client: TestClient) -> None:
 
 def test_fuzz_finds_no_server_error(small_store: Store) -> None:
     """Schemathesis generates requests from /openapi.json (valid and invalid ones, names
-    from the examples too): no answer may be a 5xx, and every one must be JSON."""
+    from the examples too): no answer may be a 5xx, every one must be JSON, and each must
+    match the schema documented for its status."""
     import schemathesis
 
     app = create_app(small_store)
@@ -390,6 +391,7 @@ def fuzz(operation: Any) -> int:
     """Up to 40 generated requests to one operation; how many were sent."""
     from hypothesis import HealthCheck, Phase, given, settings
     from schemathesis.checks import not_a_server_error
+    from schemathesis.specs.openapi.checks import response_schema_conformance
 
     sent = []
 
@@ -405,7 +407,7 @@ def fuzz(operation: Any) -> int:
     def check(case: Any) -> None:
         response = case.call()
         sent.append(response.status_code)
-        case.validate_response(response, checks=[not_a_server_error])
+        case.validate_response(response, checks=[not_a_server_error, response_schema_conformance])
         json.loads(response.text)
 
     check()

@@ -181,8 +181,8 @@ def create_app(store: Store) -> FastAPI:
 
     @app.get("/api/solutions", response_model=Catalogue, tags=["solutions"])
     async def solutions() -> Response:
-        """Every stored dictionary or game, with its published rule sets and the options
-        that select each one."""
+        """Every stored dictionary or game with its published rule sets: each one's key
+        (give it as ``rules``) and description, and a dictionary's alphabet."""
         return as_json({"solutions": await run(library.catalogue, store)})
 
     @app.get("/api/{name}/position", response_model=PositionBody, responses=ERRORS, tags=["play"])

@@ -62,16 +62,16 @@ class MoveReply(Open):
 
 
 class RuleSet(Open):
-    rules: str
+    rules: str = Field(description="The rule set's key: give it as the rules option.")
     description: str
-    options: dict[str, str | int | bool | None] = Field(
-        description="The query options that select this rule set."
-    )
 
 
 class Solution(Open):
     name: str
     game: str
+    words: int | None = Field(description="A dictionary's word count.")
+    alphabet: str | None = Field(description="A dictionary's letters.")
+    rules: list[str]
     rule_sets: list[RuleSet]
 
 

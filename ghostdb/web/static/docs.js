@@ -16,6 +16,17 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// The descriptions' bits of Markdown: `code`, ``code`` and **bold**.
+function prose(text) {
+  const node = el("p");
+  for (const part of (text || "").split(/(``[^`]+``|`[^`]+`|\*\*[^*]+\*\*)/)) {
+    if (part.startsWith("`")) node.append(el("code", {}, part.replace(/^`+|`+$/g, "")));
+    else if (part.startsWith("**")) node.append(el("strong", {}, part.slice(2, -2)));
+    else node.append(part);
+  }
+  return node;
+}
+
 function typeOf(schema) {
   if (!schema) return "";
   if (schema.anyOf) return schema.anyOf.map(typeOf).filter((t) => t !== "null").join(" | ");
@@ -54,8 +65,7 @@ function operation(path, method, op) {
   };
   return el("section", { id },
     el("h2", {}, `${method.toUpperCase()} ${path}`),
-    el("p", {}, op.summary || ""),
-    op.description ? el("p", {}, op.description) : null,
+    op.description ? prose(op.description) : el("p", {}, op.summary || ""),
     params.length ? el("table", {}, el("thead", {}, el("tr", {}, ["parameter", "in", "type", "about", "value"].map((h) => el("th", {}, h)))),
       el("tbody", {}, params.map((p, i) => el("tr", {},
         el("td", {}, el("code", {}, p.name), p.required ? " *" : ""), el("td", {}, p.in),
@@ -67,7 +77,7 @@ function operation(path, method, op) {
 
 async function main() {
   const spec = await (await fetch("/openapi.json")).json();
-  document.querySelector("#intro").textContent = `${spec.info.title} ${spec.info.version}: ${spec.info.summary || ""} ${spec.info.description || ""}`;
+  document.querySelector("#intro").replaceWith(prose(`${spec.info.title} ${spec.info.version}: ${spec.info.summary || ""} ${spec.info.description || ""}`));
   const sections = [];
   for (const [path, methods] of Object.entries(spec.paths)) {
     for (const [method, op] of Object.entries(methods)) sections.push(operation(path, method, op));
