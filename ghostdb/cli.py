@@ -2,27 +2,96 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from enum import StrEnum
 from typing import Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperGroup
 
 from ghostdb import render
-from ghostdb.errors import GhostdbError
+from ghostdb.errors import GhostdbError, Interrupted, describe
 from ghostdb.games import RuleSet, all_rule_sets, game_name, rules_from_options
 from ghostdb.rules import Variant
 from ghostdb.store import Store, open_store
 
+# The database the running command opened, to name it in error messages.
+_opened: ContextVar[str | None] = ContextVar("ghostdb_opened", default=None)
+
+
+class GhostdbGroup(TyperGroup):
+    """The command group, made to end every failure the same way.
+
+    A failure is one line on stderr starting ``error:`` and exit status 1: usage
+    mistakes, the database's and the system's errors (see `ghostdb.errors.describe`) and
+    anything unexpected, never a traceback.  Ctrl-C is a line starting ``interrupted`` and
+    exit status 130 (Typer would exit silently).
+    """
+
+    def main(  # type: ignore[override]
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except typer.Abort:  # end of input at a prompt
+            typer.echo("error: no input: nothing was done", err=True)
+            sys.exit(1)
+        except Exception as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # bare `ghostdb`: the help
+                exc.show()  # type: ignore[attr-defined]
+                sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+            if not hasattr(exc, "format_message"):
+                raise
+            # A usage mistake (unknown option, bad value, missing argument).
+            context = getattr(exc, "ctx", None)
+            where = f"ghostdb {context.command_path.partition(' ')[2]}".strip() if context else ""
+            hint = f" (`{where or 'ghostdb'} --help` shows the usage)"
+            typer.echo(f"error: {exc.format_message()}{hint}", err=True)  # type: ignore[attr-defined]
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+    def invoke(self, ctx: Any) -> Any:
+        _opened.set(None)
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort):
+            raise
+        except Exception as exc:
+            if hasattr(exc, "format_message"):  # usage mistakes: see `main`
+                raise
+            if os.environ.get("GHOSTDB_DEBUG"):  # the traceback, for a bug report
+                raise
+            fail(describe(exc, _opened.get()))
+        except MemoryError as exc:
+            fail(describe(exc))
+        except KeyboardInterrupt as exc:
+            stop(exc)
+
+
 app = typer.Typer(
+    cls=GhostdbGroup,
     help="A persistent solution store for the word game Ghost and other finite games.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
+    rich_markup_mode=None,  # rich markup would eat every "[default: …]" in the help texts
 )
-db_app = typer.Typer(help="Inspect and upgrade the database schema.", no_args_is_help=True)
+db_app = typer.Typer(
+    help="Inspect and upgrade the database schema.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
 app.add_typer(db_app, name="db")
 
 DbOption = Annotated[
@@ -71,18 +140,46 @@ Name = Annotated[
 
 
 def fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
+    """End the command: one line on stderr, exit status 1."""
+    typer.echo(f"error: {' '.join(message.split())}", err=True)
     raise typer.Exit(1)
 
 
+def stop(exc: KeyboardInterrupt) -> NoReturn:
+    """End the command after Ctrl-C: one line on stderr, exit status 130."""
+    message = str(exc) if isinstance(exc, Interrupted) and str(exc) else "interrupted"
+    typer.echo(message, err=True)
+    raise typer.Exit(130)
+
+
+def _remember(db: str | None) -> str:
+    """The URL of ``db``, kept where `GhostdbGroup` finds it to name it in messages."""
+    from ghostdb.db import resolve_url
+
+    url = resolve_url(db)
+    _opened.set(url)
+    return url
+
+
 @contextmanager
-def store_for(db: str | None, *, create: bool = False) -> Iterator[Store]:
-    """Open the store; turn every user-facing error into one line and exit status 1."""
+def store_for(db: str | None, *, create: bool = False, write: bool = False) -> Iterator[Store]:
+    """Open the store for a command and turn every failure into one line.
+
+    Only ``write`` commands may create (``create``) or upgrade the schema; the others
+    open the database read-only and change nothing in it.
+    """
+    url = _remember(db)
     try:
-        with open_store(db, create=create) as store:
+        with open_store(db, create=create, readonly=not (create or write)) as store:
             yield store
-    except GhostdbError as exc:
-        fail(str(exc))
+    except (typer.Exit, typer.Abort):
+        raise
+    except KeyboardInterrupt as exc:
+        stop(exc)
+    except (Exception, MemoryError) as exc:
+        if os.environ.get("GHOSTDB_DEBUG") and not isinstance(exc, GhostdbError):
+            raise
+        fail(describe(exc, url))
 
 
 def rules_of(
@@ -124,9 +221,22 @@ def ingest(
         str, typer.Argument(help="Word-list file (one or more words a line), or builtin:web2.")
     ],
     name: Annotated[str | None, typer.Option(help="Dictionary name [default: file stem].")] = None,
-    keep_proper_nouns: Annotated[
-        bool, typer.Option(help="Keep capitalised words of mixed-case lists (folded).")
+    keep_capitalised: Annotated[
+        bool,
+        typer.Option(
+            "--keep-capitalised",
+            "--keep-proper-nouns",
+            help="Keep the capitalised words of a mixed-case list, in lower case (German "
+            "nouns; otherwise names and acronyms).  --keep-proper-nouns is its older name.",
+        ),
     ] = False,
+    fold_accents: Annotated[
+        bool,
+        typer.Option(help="Reduce letters to their base letter (é→e, å→a; ß, æ, ø stay)."),
+    ] = False,
+    language: Annotated[
+        str, typer.Option(help="Language tag to record with the dictionary, e.g. de.")
+    ] = "",
     replace: Annotated[
         bool, typer.Option(help="Replace a dictionary of that name (drops its solutions).")
     ] = False,
@@ -134,10 +244,19 @@ def ingest(
 ) -> None:
     """Read, normalise and store a word list."""
     with store_for(db, create=True) as store:
-        result = store.ingest(path, name=name, keep_proper_nouns=keep_proper_nouns, replace=replace)
+        result = store.ingest(
+            path,
+            name=name,
+            keep_capitalised=keep_capitalised,
+            fold_accents=fold_accents,
+            language=language,
+            replace=replace,
+        )
     emit(result.message)
     if result.action != "unchanged":
         emit(render.ingest_report(result.report))
+    for warning in result.report.warnings:
+        typer.echo(f"warning: {warning}", err=True)
 
 
 @app.command("dictionaries")
@@ -174,6 +293,10 @@ def solve(
         ),
     ] = False,
     force: Annotated[bool, typer.Option(help="Solve again even if already solved.")] = False,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", min=1, max=64, help="Worker processes for several rule sets."),
+    ] = 1,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     db: DbOption = None,
 ) -> None:
@@ -195,12 +318,13 @@ def solve(
             rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers, players)
         ]
     # A game needs no ingested list, so solving one may create the database.
-    with store_for(db, create=game_name(name) != "ghost") as store:
-        for chosen in rule_sets:
-            label = chosen.key if every else ""
-            with _progress(quiet, label) as progress:
-                result = store.solve(name, chosen, force=force, progress=progress)
-            noun = "fragments" if game_name(name) == "ghost" else "positions"
+    noun = "fragments" if game_name(name) == "ghost" else "positions"
+    with store_for(db, create=game_name(name) != "ghost", write=True) as store:
+        if jobs > 1 and len(rule_sets) > 1:
+            results = store.solve_many(name, rule_sets, jobs=jobs, force=force)
+        else:
+            results = _one_by_one(store, name, rule_sets, force, quiet, every)
+        for chosen, result in results:
             if result.skipped:
                 emit(
                     f"{name} is already solved for {chosen.describe()}: nothing to do "
@@ -213,6 +337,15 @@ def solve(
                 )
     if every:
         emit(f"`ghostdb report {name}` shows them side by side")
+
+
+def _one_by_one(
+    store: Store, name: str, rule_sets: list[RuleSet], force: bool, quiet: bool, every: bool
+) -> Iterator[tuple[RuleSet, Any]]:
+    """Solve in this process, with a progress bar each."""
+    for chosen in rule_sets:
+        with _progress(quiet, chosen.key if every else "") as progress:
+            yield chosen, store.solve(name, chosen, force=force, progress=progress)
 
 
 @contextmanager
@@ -569,19 +702,25 @@ def db_upgrade(db: DbOption = None) -> None:
 
 @db_app.command("current")
 def db_current(db: DbOption = None) -> None:
-    """Show the schema revision of the database."""
-    from ghostdb.db import inspect_revision
+    """Show the schema revision of the database (changes nothing)."""
+    from ghostdb.db import inspect_schema
 
-    try:
-        revision, head = inspect_revision(db)
-    except GhostdbError as exc:
-        fail(str(exc))
-    note = " (head)" if revision == head else f" (head is {head}: run `ghostdb db upgrade`)"
-    emit(f"{revision or 'empty'}{note}")
+    _remember(db)
+    schema = inspect_schema(db)
+    notes = {
+        "head": "(head)",
+        "older": f"(older than this ghostdb's {schema.head}: run `ghostdb db upgrade`)",
+        "newer": f"(newer than this ghostdb knows, {schema.head}: upgrade ghostdb to use it)",
+        "empty": "(no ghostdb schema yet: `ghostdb db upgrade` or `ghostdb ingest` creates it)",
+    }
+    note = notes[schema.state]
+    if schema.foreign:
+        note = "(no ghostdb schema: it holds tables of something else)"
+    emit(f"{schema.revision or 'empty'} {note}")
 
 
-def main() -> Any:  # pragma: no cover - console entry point
-    return app()
+def main() -> None:  # pragma: no cover - console entry point
+    app(prog_name="ghostdb")
 
 
 # -- the web ----------------------------------------------------------------------------------

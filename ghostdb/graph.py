@@ -1,11 +1,20 @@
 """The position graph of a rule set over a word list: every fragment and every play.
 
 Pure: no database.  Built once per solve, with numpy arrays for the solver.
+
+How a graph is built, without a Python step per letter: the game words are laid end to
+end as small letter codes.  A variant's fragments are the prefixes of a sorted list of
+distinct strings (the words for Ghost, every suffix of every word for the Super
+variants), so they form a trie whose preorder is sorted string order (`_Trie`).  Strings
+are sorted and compared several letters at a time, packed into one 64-bit integer.  The
+other relations between fragments (drop the first letter, reverse, drop an inner letter)
+are followed one level (fragment length) at a time: each is one letter away from the
+same relation at the parent, found by looking up (node, letter) pairs in sorted keys.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,17 +28,20 @@ class Graph:
     """Every fragment of a rule set and every play between them.
 
     Nodes are numbered in sorted fragment order.  Edges go from each fragment that is not
-    a word to each fragment one play away; ``edge_rank`` (letter index * 4 + form) orders
-    the plays of one fragment in move order.
+    a word to each fragment one play away; ``edge_rank`` orders the plays of one fragment
+    in move order (letter index * 4 + form in the Ghost variants).
     """
 
     fragments: list[str]
     is_word: np.ndarray  # bool, per node
     edge_parent: np.ndarray  # int32
     edge_child: np.ndarray  # int32
-    edge_rank: np.ndarray  # int32: letter index * 4 + form
+    edge_rank: np.ndarray  # int32: see the builder (letter index * 4 + form for build_graph)
     alphabet: str
     variant: Variant
+    # What the mover says on reaching each node, where that differs from the fragment
+    # (Anagram Ghost: a fragment there is a multiset of letters, not something said).
+    labels: list[str] | None = None
 
     @property
     def size(self) -> int:
@@ -37,114 +49,528 @@ class Graph:
 
     @property
     def length(self) -> np.ndarray:
-        return np.fromiter((len(f) for f in self.fragments), dtype=np.int32, count=self.size)
+        return np.fromiter(map(len, self.fragments), dtype=np.int32, count=self.size)
 
 
 def game_words(words: Iterable[str], min_length: int) -> list[str]:
     """The words that end a game: those of at least ``min_length`` letters, sorted."""
-    return sorted(w for w in words if len(w) >= min_length)
+    return sorted([w for w in words if len(w) >= min_length])
 
 
-def _prefix_closure(strings: Sequence[str]) -> tuple[list[str], list[int], list[int]]:
-    """All prefixes ("" included) of sorted unique strings, sorted; each one's parent; and
-    the node at which each string ends.
+# -- strings as arrays of letter codes ----------------------------------------------------
 
-    Walks the strings in order keeping the path of prefixes shared with the previous
-    string, so each prefix is made once: this is a preorder walk of their trie.
+_SEPARATOR = "\0"  # follows every string laid out in a text; never a letter
+_KEY_SHIFT = 16  # a (node, letter) key is node << 16 | letter code
+
+
+@dataclass
+class _Text:
+    """Strings laid end to end as letter codes 1..len(alphabet), each followed by a 0.
+
+    ``codes`` ends with a few more zeros so that a window of letters read at any
+    string's end stays inside the array.
     """
-    fragments = [""]
-    parents = [-1]
-    ends = []
-    path = [0]  # path[i] = node of the current string's first i letters
-    previous = ""
-    for s in strings:
-        common = 0
-        limit = min(len(s), len(previous))
-        while common < limit and s[common] == previous[common]:
-            common += 1
-        del path[common + 1 :]
-        for i in range(common + 1, len(s) + 1):
-            parents.append(path[-1])
-            path.append(len(fragments))
-            fragments.append(s[:i])
-        ends.append(path[-1])
-        previous = s
-    return fragments, parents, ends
+
+    codes: np.ndarray  # uint8, or uint16 for alphabets of 255 letters or more
+    alphabet: str
+    code_points: np.ndarray  # uint32: the character of each code (0: the separator)
+    starts: np.ndarray  # int64: where each string starts
+    lengths: np.ndarray  # int64
+
+
+def _encode(strings: Sequence[str]) -> _Text:
+    joined = _SEPARATOR.join(strings) + _SEPARATOR
+    points = np.frombuffer(joined.encode("utf-32-le"), dtype="<u4")
+    present = np.zeros(int(points.max()) + 1, dtype=bool)
+    present[points] = True
+    code_points = np.flatnonzero(present).astype("<u4")  # the separator, then the letters
+    alphabet = code_points[1:].tobytes().decode("utf-32-le")
+    # Keep the largest value free: it pads rows of letters so that they sort last.  Past
+    # one byte, codes are big-endian so that their bytes read in string order.
+    dtype = np.dtype(np.uint8 if len(alphabet) < 255 else ">u2")
+    code_of = np.zeros(len(present), dtype=dtype)
+    code_of[code_points] = np.arange(len(code_points))
+    codes = np.zeros(len(points) + _letters_per_key(dtype), dtype=dtype)
+    codes[: len(points)] = code_of[points]
+    ends = np.flatnonzero(codes[: len(points)] == 0)
+    starts = np.zeros(len(ends), dtype=np.int64)
+    starts[1:] = ends[:-1] + 1
+    return _Text(codes, alphabet, code_points, starts, ends - starts)
+
+
+def _game_text(words: Iterable[str], min_length: int) -> _Text:
+    game = game_words(words, min_length)
+    if not game:
+        raise NotSolved(f"no word has {min_length} or more letters: nothing to solve")
+    return _encode(game)
+
+
+def _letters_per_key(dtype: np.dtype | type) -> int:
+    return 8 // np.dtype(dtype).itemsize
+
+
+def _keep_masks(dtype: np.dtype) -> np.ndarray:
+    """``masks[r]`` keeps the first r letters of a packed key and clears the rest."""
+    per, bits = _letters_per_key(dtype), 8 * np.dtype(dtype).itemsize
+    full = (1 << 64) - 1
+    return np.array([full ^ ((1 << (64 - r * bits)) - 1) for r in range(per + 1)], np.uint64)
+
+
+def _letter_steps(dtype: np.dtype) -> np.ndarray:
+    """The smallest key with a nonzero letter at each place from the right, but the last."""
+    per, bits = _letters_per_key(dtype), 8 * np.dtype(dtype).itemsize
+    return np.array([1 << (k * bits) for k in range(1, per)], dtype=np.uint64)
+
+
+def _packed_letters(codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The first letters of each string (8 bytes' worth) packed into a uint64.
+
+    Big-endian, with letters past the string's end cleared, so integer order is string
+    order over those letters.  ``lengths`` may be 0 or negative (then the key is 0).
+    """
+    per = _letters_per_key(codes.dtype)
+    # Every 8-byte window of the text, read as one big-endian integer (a view, no copy).
+    windows = np.ndarray(
+        shape=(len(codes) - per + 1,), dtype=">u8", buffer=codes, strides=(codes.itemsize,)
+    )
+    keys = windows[np.minimum(starts, len(windows) - 1)].astype(np.uint64)
+    return keys & _keep_masks(codes.dtype)[np.maximum(np.minimum(lengths, per), 0)]
+
+
+def _sort_strings(
+    codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Sort strings of a text: the order, and in that order whether each string differs
+    from the one before (False marks a duplicate).
+
+    Sorts by the first packed letters, then re-sorts only the runs still tied, by their
+    next letters, until every run is either split or made of equal strings.
+    """
+    n = len(starts)
+    if n < 2:
+        return np.arange(n), np.ones(n, dtype=bool)
+    per = _letters_per_key(codes.dtype)
+    keys = _packed_letters(codes, starts, lengths)
+    order = np.argsort(keys)
+    keys = keys[order]
+    tied = keys[1:] == keys[:-1]  # with the string before, over the letters compared
+    offset = per
+    while tied.any():
+        run = np.cumsum(np.r_[True, ~tied]) - 1
+        goes_on = np.zeros(run[-1] + 1, dtype=bool)
+        goes_on[run[lengths[order] > offset]] = True
+        in_tie = np.r_[tied, False] | np.r_[False, tied]
+        idx = np.flatnonzero(in_tie & goes_on[run])
+        if not idx.size:
+            break
+        members = order[idx]
+        more = _packed_letters(codes, starts[members] + offset, lengths[members] - offset)
+        resort = np.lexsort((more, run[idx]))  # runs are contiguous: each stays in place
+        order[idx] = members[resort]
+        more, member_run = more[resort], run[idx]
+        pair = np.flatnonzero(member_run[1:] == member_run[:-1])
+        tied[idx[pair]] = more[pair + 1] == more[pair]
+        offset += per
+    return order, np.r_[True, ~tied]
+
+
+def _common_prefix_lengths(
+    codes: np.ndarray, a: np.ndarray, b: np.ndarray, a_len: np.ndarray, b_len: np.ndarray
+) -> np.ndarray:
+    """How many leading letters each pair of strings (starts a, b) has in common."""
+    per = _letters_per_key(codes.dtype)
+    common = np.minimum(a_len, b_len)  # where one string is a prefix of the other
+    active = np.arange(len(a))
+    offset = 0
+    while active.size:
+        first = offset == 0  # every pair: no need to gather
+        aa, bb = (a, b) if first else (a[active], b[active])
+        al, bl = (a_len, b_len) if first else (a_len[active], b_len[active])
+        diff = _packed_letters(codes, aa + offset, al - offset)
+        diff ^= _packed_letters(codes, bb + offset, bl - offset)
+        differ = diff != 0
+        # The first letter that differs is the first nonzero one of the big-endian key:
+        # count the letters to its right by where the key falls among powers of 2.
+        right = np.searchsorted(_letter_steps(codes.dtype), diff[differ], side="right")
+        common[active[differ]] = offset + per - 1 - right
+        active = active[~differ]
+        active = active[common[active] > offset + per]
+        offset += per
+    return common
+
+
+def _decode(text: _Text, codes: np.ndarray, src: np.ndarray, length: np.ndarray) -> list[str]:
+    """Python strings of ``length`` letters from positions ``src`` of ``codes``.
+
+    All at once: the letters go into one buffer with a 0 after each string, which
+    Python decodes and splits in C.
+    """
+    wide = int(text.code_points[-1]) > 255
+    chars = text.code_points.astype("<u4" if wide else np.uint8)[codes]
+    width = length + 1
+    begin = np.cumsum(width) - width
+    buffer = np.empty(int(width.sum()), dtype=chars.dtype)
+    position = np.int32 if len(codes) < 1 << 30 else np.int64  # int32: less to move
+    block = 1 << 20  # strings at a time: bounds the memory of the letter positions
+    for lo in range(0, len(src), block):
+        w = width[lo : lo + block].astype(position)
+        s = src[lo : lo + block].astype(position)
+        local = (begin[lo : lo + block] - begin[lo]).astype(position)
+        index = np.arange(int(w.sum()), dtype=position) + np.repeat(s - local, w)
+        buffer[begin[lo] : begin[lo] + len(index)] = chars[index]
+    buffer[begin + length] = 0
+    strings = buffer.tobytes().decode("utf-32-le" if wide else "latin-1").split(_SEPARATOR)
+    del strings[-1]
+    return strings
+
+
+# -- tries --------------------------------------------------------------------------------
+
+
+@dataclass
+class _Trie:
+    """Every prefix of a sorted list of distinct strings, "" included, numbered in sorted
+    order (so "" is 0 and each subtree is a contiguous range): node v is the first
+    ``depth[v]`` letters of the string at ``codes[src[v]:]``.
+    """
+
+    codes: np.ndarray
+    src: np.ndarray  # int64
+    depth: np.ndarray  # int32
+    parent: np.ndarray  # int32: the node minus its last letter; -1 at the root
+    last: np.ndarray  # int32: the code of the node's last letter; 0 at the root
+    end: np.ndarray  # int32: the node of each string
+    levels: list[np.ndarray]  # int32: the nodes of each depth, ascending
+
+    @property
+    def size(self) -> int:
+        return len(self.depth)
+
+    def letters(self, nodes: np.ndarray, index: np.ndarray | int) -> np.ndarray:
+        """The code of letter ``index`` of each node."""
+        return self.codes[self.src[nodes] + index].astype(np.int32)
+
+
+def _prefix_trie(codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> _Trie:
+    """The trie of the (sorted, distinct) strings at ``starts``.
+
+    Each string adds the prefixes longer than its common prefix with the string before,
+    in order: that is the preorder walk of the trie.
+    """
+    shared = np.zeros(len(starts), dtype=np.int32)
+    shared[1:] = _common_prefix_lengths(codes, starts[:-1], starts[1:], lengths[:-1], lengths[1:])
+    added = (lengths - shared).astype(np.int32)
+    first = 1 + np.cumsum(added, dtype=np.int64) - added  # each string's first new node
+    if first[-1] + added[-1] > np.iinfo(np.int32).max:
+        raise NotSolved("too many fragments: node numbers must fit in 32 bits")
+    first = first.astype(np.int32)
+    owner = np.repeat(np.arange(len(starts), dtype=np.int32), added)
+    n = 1 + len(owner)
+    depth = np.zeros(n, dtype=np.int32)
+    depth[1:] = np.arange(n - 1, dtype=np.int32) - np.repeat(first - 2 - shared, added)
+    src = np.zeros(n, dtype=np.int64)
+    src[1:] = np.repeat(starts, added)
+    last = codes[src + depth - 1].astype(np.int32)
+    last[0] = 0
+
+    by_depth = np.argsort(depth.astype(np.int16), kind="stable").astype(np.int32)
+    bounds = np.searchsorted(depth[by_depth], np.arange(depth.max() + 2))
+    levels = [by_depth[bounds[d] : bounds[d + 1]] for d in range(len(bounds) - 1)]
+
+    # A node's parent is the node before it, except for the first new prefix of each
+    # string: that hangs from the shared prefix, the last node of that depth before it,
+    # found among (depth, node) keys.  Queries in sorted order search faster.
+    parent = np.arange(-1, n - 1, dtype=np.int32)
+    new = added > 0
+    hang, at = first[new], shared[new]
+    key = depth[by_depth].astype(np.int64) * n + by_depth
+    query_order = np.argsort(at.astype(np.int16), kind="stable")
+    hang, at = hang[query_order], at[query_order]
+    parent[hang] = by_depth[np.searchsorted(key, at.astype(np.int64) * n + hang) - 1]
+    return _Trie(codes, src, depth, parent, last, first + added - 1, levels)
+
+
+class _PairIndex:
+    """Nodes found by a (node, letter) pair, one level of the trie at a time."""
+
+    def __init__(self, trie: _Trie, owner: np.ndarray, letter: np.ndarray) -> None:
+        self._levels = []
+        for nodes in trie.levels:
+            keys = _pair_keys(owner[nodes], letter[nodes])
+            order = _argsort_distinct(keys - keys.min(initial=0))
+            self._levels.append((keys[order], nodes[order]))
+
+    def find(self, depth: int, owners: np.ndarray, letters: np.ndarray) -> np.ndarray:
+        """The node of ``depth`` under each (owner, letter); -1 where none (or owner -1)."""
+        keys, nodes = self._levels[depth]
+        wanted = _pair_keys(owners, letters)
+        if not len(keys):
+            return np.full(wanted.shape, -1, dtype=np.int32)
+        at = np.searchsorted(keys, wanted)
+        at[at == len(keys)] = 0
+        return np.where(keys[at] == wanted, nodes[at], np.int32(-1))
+
+
+def _pair_keys(owners: np.ndarray, letters: np.ndarray) -> np.ndarray:
+    return owners.astype(np.int64) << _KEY_SHIFT | letters
+
+
+def _appends(trie: _Trie) -> _PairIndex:
+    """Finds a node's child by letter."""
+    return _PairIndex(trie, trie.parent, trie.last)
+
+
+def _without_first(trie: _Trie, appends: _PairIndex) -> np.ndarray:
+    """Each node minus its first letter, for a trie closed under that (all infixes).
+
+    ``cab`` minus its first letter is ``ca`` minus its first letter, plus ``b``.
+    """
+    out = np.zeros(trie.size, dtype=np.int32)  # depth 0 and 1: the root
+    for d in range(2, len(trie.levels)):
+        nodes = trie.levels[d]
+        out[nodes] = appends.find(d - 1, out[trie.parent[nodes]], trie.last[nodes])
+    return out
+
+
+def _reversals(trie: _Trie, without_first: np.ndarray) -> np.ndarray:
+    """Each node reversed, or -1 where that is not a node.
+
+    ``cab`` reversed is ``b`` put before ``ca`` reversed: a lookup by (the node minus
+    its first letter, first letter).
+    """
+    prepends = _PairIndex(trie, without_first, trie.letters(np.arange(trie.size), 0))
+    out = np.full(trie.size, -1, dtype=np.int32)
+    out[0] = 0
+    for d in range(1, len(trie.levels)):
+        nodes = trie.levels[d]
+        out[nodes] = prepends.find(d, out[trie.parent[nodes]], trie.last[nodes])
+    return out
+
+
+def _deletions(trie: _Trie, appends: _PairIndex) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """For each level: its nodes, and (nodes x depth) the node of each node's string
+    without letter i, or -1 where that is not a node.
+
+    ``abcd`` without letter 1 is ``abc`` without letter 1, plus ``d``; without its last
+    letter it is the parent.
+    """
+    place = np.empty(trie.size, dtype=np.int32)  # each node's row in its level
+    for nodes in trie.levels:
+        place[nodes] = np.arange(len(nodes), dtype=np.int32)
+    above = np.zeros((1, 0), dtype=np.int32)
+    for d in range(1, len(trie.levels)):
+        nodes = trie.levels[d]
+        parents = trie.parent[nodes]
+        rows = np.empty((len(nodes), d), dtype=np.int32)
+        rows[:, :-1] = appends.find(d - 1, above[place[parents]], trie.last[nodes][:, None])
+        rows[:, -1] = parents
+        yield nodes, rows
+        above = rows
+
+
+def _argsort_distinct(keys: np.ndarray) -> np.ndarray:
+    """``np.argsort`` of distinct non-negative int64 keys.
+
+    Where the keys leave room, each one's index goes in its low bits and the values are
+    sorted instead: several times faster than an argsort.
+    """
+    n = len(keys)
+    index_bits = max(n - 1, 1).bit_length()
+    if n and int(keys.max()) >= 1 << (63 - index_bits):
+        return np.argsort(keys)
+    packed = keys << index_bits | np.arange(n)
+    packed.sort()
+    return packed & ((1 << index_bits) - 1)
+
+
+def _sorted_edges(
+    parent: np.ndarray, child: np.ndarray, rank: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Edges in the order the solver wants them: by parent, then move order (a parent has
+    one play of each rank)."""
+    order = _argsort_distinct(parent.astype(np.int64) * (int(rank.max(initial=0)) + 1) + rank)
+    return (
+        parent[order].astype(np.int32),
+        child[order].astype(np.int32),
+        rank[order].astype(np.int32),
+    )
+
+
+# -- the variants -------------------------------------------------------------------------
+
+
+def _infix_trie(text: _Text) -> tuple[_Trie, np.ndarray]:
+    """The trie of every infix of the words (the prefixes of their suffixes), and whether
+    each node is a word."""
+    letter = text.codes[: len(text.codes) - _letters_per_key(text.codes.dtype)] != 0
+    starts = np.flatnonzero(letter).astype(np.int32)
+    # Letters left in its word from each position: count down from each word's end.
+    lengths = np.repeat((text.starts + text.lengths).astype(np.int32), text.lengths) - starts
+    order, distinct = _sort_strings(text.codes, starts, lengths)
+    suffix_of = np.empty(len(starts), dtype=np.int32)  # distinct suffix of each position
+    suffix_of[order] = np.cumsum(distinct, dtype=np.int32) - 1
+    keep = order[distinct]
+    trie = _prefix_trie(text.codes, starts[keep], lengths[keep])
+    is_word = np.zeros(trie.size, dtype=bool)
+    is_word[trie.end[suffix_of[text.starts - np.arange(len(text.starts))]]] = True
+    return trie, is_word
 
 
 def build_graph(words: Iterable[str], rules: Rules) -> Graph:
     """The position graph of ``rules`` over a word list (words are filtered by length here)."""
-    game = game_words(words, rules.min_length)
-    if not game:
-        raise NotSolved(f"no word has {rules.min_length} or more letters: nothing to solve")
-    alphabet = "".join(sorted(set("".join(game))))
-    letter_index = {c: i for i, c in enumerate(alphabet)}
-    word_set = set(game)
-
+    text = _game_text(words, rules.min_length)
     if rules.variant is Variant.GHOST:
-        fragments, parents, ends = _prefix_closure(game)
-        word_ends = ends
+        trie = _prefix_trie(text.codes, text.starts, text.lengths)
+        is_word = np.zeros(trie.size, dtype=bool)
+        is_word[trie.end] = True
+        # The only play into a node is from its parent; none from a word.
+        child = np.arange(1, trie.size, dtype=np.int32)
+        parent = trie.parent[1:]
+        keep = ~is_word[parent]
+        edges = _sorted_edges(parent[keep], child[keep], (trie.last[1:][keep] - 1) * 4)
     else:
-        suffixes = sorted({w[i:] for w in game for i in range(len(w))})
-        fragments, parents, ends = _prefix_closure(suffixes)
-        word_ends = [e for e, s in zip(ends, suffixes, strict=True) if s in word_set]
-    n = len(fragments)
-    is_word = np.zeros(n, dtype=bool)
-    is_word[word_ends] = True
-
-    # Append edges come straight from the trie walk: parent = fragment minus its last letter.
-    child = np.arange(1, n, dtype=np.int32)
-    parent = np.asarray(parents[1:], dtype=np.int32)
-    last = np.fromiter((letter_index[f[-1]] for f in fragments[1:]), dtype=np.int32, count=n - 1)
-    edge_parts = [(parent, child, last * 4 + Form.APPEND)]
-
-    if rules.variant is not Variant.GHOST:
-        node_of = {f: i for i, f in enumerate(fragments)}
-        first = np.fromiter(
-            (letter_index[f[0]] for f in fragments[1:]), dtype=np.int32, count=n - 1
-        )
-        # Prepend: parent = fragment minus its first letter (always a fragment: infixes are closed).
-        pre_parent = np.fromiter(
-            (node_of[f[1:]] for f in fragments[1:]), dtype=np.int32, count=n - 1
-        )
-        edge_parts.append((pre_parent, child, first * 4 + Form.PREPEND))
-        if rules.variant is Variant.SUPERDUPER:
-            # Reverse then append: the parent reversed is the fragment minus its last letter.
-            for form, strip, letters in (
-                (Form.REVERSE_APPEND, lambda f: f[:-1], last),
-                (Form.REVERSE_PREPEND, lambda f: f[1:], first),
-            ):
-                src = [node_of.get(strip(f)[::-1], -1) for f in fragments[1:]]
-                src_arr = np.asarray(src, dtype=np.int32)
-                keep = src_arr >= 0
-                edge_parts.append((src_arr[keep], child[keep], letters[keep] * 4 + form))
-
-    edge_parent = np.concatenate([p for p, _, _ in edge_parts])
-    edge_child = np.concatenate([c for _, c, _ in edge_parts])
-    edge_rank = np.concatenate([r for _, _, r in edge_parts]).astype(np.int32)
-
-    # Plays from a word do not exist: the game is over there.
-    keep = ~is_word[edge_parent]
-    edge_parent, edge_child, edge_rank = edge_parent[keep], edge_child[keep], edge_rank[keep]
-    # Sort by (parent, child, rank) and keep the first move to each distinct child.
-    order = np.lexsort((edge_rank, edge_child, edge_parent))
-    edge_parent, edge_child, edge_rank = edge_parent[order], edge_child[order], edge_rank[order]
-    if len(edge_parent) > 1:
-        first_of_pair = np.ones(len(edge_parent), dtype=bool)
-        first_of_pair[1:] = (edge_parent[1:] != edge_parent[:-1]) | (
-            edge_child[1:] != edge_child[:-1]
-        )
-        edge_parent = edge_parent[first_of_pair]
-        edge_child = edge_child[first_of_pair]
-        edge_rank = edge_rank[first_of_pair]
-    # Final order: by parent, then move order.
-    order = np.lexsort((edge_rank, edge_parent))
+        trie, is_word = _infix_trie(text)
+        edges = _super_edges(trie, is_word, rules.variant)
     return Graph(
-        fragments=fragments,
+        fragments=_decode(text, text.codes, trie.src, trie.depth),
         is_word=is_word,
-        edge_parent=edge_parent[order],
-        edge_child=edge_child[order],
-        edge_rank=edge_rank[order],
-        alphabet=alphabet,
+        edge_parent=edges[0],
+        edge_child=edges[1],
+        edge_rank=edges[2],
+        alphabet=text.alphabet,
         variant=rules.variant,
+    )
+
+
+def _super_edges(
+    trie: _Trie, is_word: np.ndarray, variant: Variant
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The plays of SuperGhost or SuperDuperGhost over the trie of infixes."""
+    # The plays into each node, one row per form, in move order within a letter.
+    child = np.arange(1, trie.size, dtype=np.int32)
+    last = (trie.last[1:] - 1) * 4
+    first = (trie.letters(child, 0) - 1) * 4
+    without_first = _without_first(trie, _appends(trie))
+    sources = [(trie.parent[1:], last + Form.APPEND), (without_first[1:], first + Form.PREPEND)]
+    if variant is Variant.SUPERDUPER:
+        # Reverse then add: the parent, reversed, is the node minus its last (first) letter.
+        reverse = _reversals(trie, without_first)
+        sources.append((reverse[trie.parent[1:]], last + Form.REVERSE_APPEND))
+        sources.append((reverse[without_first[1:]], first + Form.REVERSE_PREPEND))
+    parents = np.stack([p for p, _ in sources])
+    ranks = np.stack([r for _, r in sources])
+    del sources
+    # Plays from fragments that are not words; of two plays between the same fragments,
+    # only the first in move order.
+    keep = parents >= 0
+    keep[keep] = ~is_word[parents[keep]]
+    for i in range(len(parents)):
+        for j in range(len(parents)):
+            if i != j:
+                keep[i] &= (parents[i] != parents[j]) | (ranks[i] < ranks[j])
+    return _sorted_edges(parents[keep], np.broadcast_to(child, parents.shape)[keep], ranks[keep])
+
+
+def build_insert_graph(words: Iterable[str], min_length: int) -> Graph:
+    """Insert Ghost: a play puts a letter anywhere in the fragment (before it, after it or
+    between two letters); every fragment is an infix of a word, as in SuperGhost.
+
+    ``edge_rank`` is letter index * 256 + where the letter went (its index in the
+    child); of the places that give the same child (within a run of that letter), the
+    first.  ``variant`` is SUPER until Variant has a member for this game.
+    """
+    text = _game_text(words, min_length)
+    if int(text.lengths.max()) > 255:
+        raise NotSolved("Insert Ghost numbers letter places below 256: a word is longer")
+    trie, is_word = _infix_trie(text)
+    parts = []
+    for nodes, rows in _deletions(trie, _appends(trie)):
+        d = rows.shape[1]
+        letter = trie.letters(nodes[:, None], np.arange(d))
+        first_of_run = np.ones(rows.shape, dtype=bool)
+        first_of_run[:, 1:] = letter[:, 1:] != letter[:, :-1]
+        keep = first_of_run & (rows >= 0)
+        keep[keep] = ~is_word[rows[keep]]
+        rank = (letter - 1) * 256 + np.arange(d)
+        parts.append((rows[keep], np.broadcast_to(nodes[:, None], rows.shape)[keep], rank[keep]))
+    edges = _sorted_edges(*(np.concatenate(column) for column in zip(*parts, strict=True)))
+    return Graph(
+        fragments=_decode(text, text.codes, trie.src, trie.depth),
+        is_word=is_word,
+        edge_parent=edges[0],
+        edge_child=edges[1],
+        edge_rank=edges[2],
+        alphabet=text.alphabet,
+        variant=Variant.SUPER,
+    )
+
+
+def build_anagram_graph(words: Iterable[str], min_length: int) -> Graph:
+    """Anagram Ghost: a play adds a letter and may rearrange them all.
+
+    A position is a multiset of letters, written sorted ("era" is at "aer"); it exists
+    when some arrangement of it is an infix of a word.  It is final (``is_word``) when
+    every such arrangement is a word: otherwise the mover says one that is not.
+    ``labels`` holds what the mover says: the first such word, or else the first
+    arrangement that is not a word.  ``edge_rank`` is the added letter's index.
+    ``variant`` is GHOST until Variant has a member for this game.
+    """
+    text = _game_text(words, min_length)
+    infixes, infix_is_word = _infix_trie(text)
+
+    # Each infix's letters, sorted, one row each with a 0 after them: a text of keys.
+    width = int(infixes.depth.max()) + 1
+    pad = np.iinfo(text.codes.dtype).max  # sorts after every letter
+    per = _letters_per_key(text.codes.dtype)
+    flat = np.zeros(infixes.size * width + per, dtype=text.codes.dtype)
+    rows = flat[: infixes.size * width].reshape(infixes.size, width)
+    for k in range(width - 1):
+        column = text.codes[np.minimum(infixes.src + k, len(text.codes) - 1)]
+        rows[:, k] = np.where(k < infixes.depth, column, pad)
+    rows[:, : width - 1].sort(axis=1)
+    rows[rows == pad] = 0
+    key_starts = np.arange(infixes.size, dtype=np.int64) * width
+
+    order, distinct = _sort_strings(flat, key_starts, infixes.depth)
+    position_of = np.empty(infixes.size, dtype=np.int32)  # position of each infix
+    position_of[order] = np.cumsum(distinct, dtype=np.int32) - 1
+    size = int(position_of.max()) + 1
+    keys = _prefix_trie(flat, key_starts[order[distinct]], infixes.depth[order[distinct]])
+
+    # Final: no arrangement is a non-word.  Infixes are numbered alphabetically, so the
+    # label is the infix of lowest number among non-words, else among all.
+    no_infix = infixes.size
+    first_nonword = np.full(size, no_infix, dtype=np.int32)
+    nonword = np.flatnonzero(~infix_is_word).astype(np.int32)
+    np.minimum.at(first_nonword, position_of[nonword], nonword)
+    first_any = np.full(size, no_infix, dtype=np.int32)
+    np.minimum.at(first_any, position_of, np.arange(infixes.size, dtype=np.int32))
+    final = first_nonword == no_infix
+    said = np.where(final, first_any, first_nonword)
+
+    # A play adds one letter: the parent is the key without one of its letters (the first
+    # copy: the others give the same parent), if that is a position.
+    position_at = np.full(keys.size, -1, dtype=np.int32)  # position of each key trie node
+    position_at[keys.end] = np.arange(size, dtype=np.int32)
+    parts = []
+    for nodes, dropped in _deletions(keys, _appends(keys)):
+        d = dropped.shape[1]
+        letter = keys.letters(nodes[:, None], np.arange(d))
+        first_copy = np.ones(dropped.shape, dtype=bool)
+        first_copy[:, 1:] = letter[:, 1:] != letter[:, :-1]
+        parent = np.where(dropped >= 0, position_at[dropped], -1)
+        keep = first_copy & (parent >= 0) & (position_at[nodes] >= 0)[:, None]
+        keep[keep] = ~final[parent[keep]]
+        child = np.broadcast_to(position_at[nodes][:, None], dropped.shape)
+        parts.append((parent[keep], child[keep], letter[keep] - 1))
+    edges = _sorted_edges(*(np.concatenate(column) for column in zip(*parts, strict=True)))
+    return Graph(
+        fragments=_decode(text, flat, keys.src[keys.end], keys.depth[keys.end]),
+        is_word=final,
+        edge_parent=edges[0],
+        edge_child=edges[1],
+        edge_rank=edges[2],
+        alphabet=text.alphabet,
+        variant=Variant.GHOST,
+        labels=_decode(text, text.codes, infixes.src[said], infixes.depth[said]),
     )

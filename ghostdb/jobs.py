@@ -16,17 +16,17 @@ import socket
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from itertools import repeat
 from typing import Any
 
 import numpy as np
 from sqlalchemy.engine import Engine
 
 from ghostdb import queries as q
-from ghostdb.errors import NotSolved, SolveFailed, UnknownDictionary
+from ghostdb.db import serialise, writing
+from ghostdb.errors import Interrupted, NotSolved, SolveFailed, UnknownDictionary
 from ghostdb.games import RuleSet, check_rules, game_name, game_of
 from ghostdb.games.base import VALUE_NAMES, PositionGraph
-from ghostdb.schema import plans, positions
+from ghostdb.schema import plans, positions, solutions
 from ghostdb.solvers import SOLVER_VERSION, Values, safety, solve
 from ghostdb.solvers import plans as plan_solver
 
@@ -103,7 +103,7 @@ def interrupted(job: Any) -> bool:
 
 def reap_interrupted(engine: Engine) -> int:
     """Mark ``failed`` the running jobs of this host whose process is gone; return how many."""
-    with engine.begin() as conn:
+    with writing(engine) as conn:
         dead = [job for job in q.running_jobs(conn) if interrupted(job)]
         for job in dead:
             q.update_job(
@@ -128,7 +128,7 @@ def run_solve(
     check_rules(name, rules)
     game_kind = game_name(name)
     reap_interrupted(engine)
-    with engine.begin() as conn:
+    with writing(engine) as conn:
         dictionary_id, words_sha, alphabet = None, None, ""
         if game_kind == "ghost":
             dictionary = q.dictionary_by_name(conn, name)
@@ -196,7 +196,7 @@ def run_solve(
         two_player_words = game.word_game and safe is None
         plan_values = plan_solver.solve(graph, values) if two_player_words else None
         reachable_count = int(values.reachable.sum())
-        with engine.begin() as conn:
+        with writing(engine) as conn:
             written = 0
             total = graph.size + (reachable_count if plan_values is not None else 0)
             for table, columns, chunk in _rows(job_id, graph, values, plan_values, safe):
@@ -206,6 +206,7 @@ def run_solve(
                     progress("write", written, total)
             if progress:
                 progress("publish", 0, 1)
+            serialise(conn, solutions)  # publishers take turns
             q.supersede(conn, game_kind, dictionary_id, rules.key, keep=job_id)
             q.update_job(
                 conn,
@@ -222,11 +223,13 @@ def run_solve(
         _mark_failed(engine, job_id, exc)
         if isinstance(exc, Exception) and not isinstance(exc, NotSolved):
             raise SolveFailed(f"solving {name} ({rules.key}) failed: {exc}") from exc
+        if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, Interrupted):
+            raise Interrupted("interrupted: nothing was published") from exc
         raise
     finally:
         restore()
     seconds = time.perf_counter() - started
-    with engine.begin() as conn:
+    with writing(engine) as conn:
         q.delete_unpublished_rows(conn, game_kind, dictionary_id, rules.key)
         q.refresh_statistics(conn, positions, plans)
     word_count = None if all_words is None else len(all_words)
@@ -235,7 +238,7 @@ def run_solve(
 
 def _mark_failed(engine: Engine, job_id: int, exc: BaseException) -> None:
     reason = "interrupted" if isinstance(exc, KeyboardInterrupt | SystemExit) else str(exc)
-    with engine.begin() as conn:
+    with writing(engine) as conn:
         q.update_job(
             conn,
             job_id,
@@ -264,34 +267,38 @@ def _rows(
     v: Values,
     p: plan_solver.Plans | None,
     safe: np.ndarray | None = None,
-) -> Iterator[tuple[Any, tuple[str, ...], list]]:
-    """(table, columns, rows): position rows, then plan rows, in key order and in chunks.
-
-    Built from whole-array ``tolist`` calls and shared string objects: the per-row
-    Python work, not the database, bounds the write speed.
-    """
+) -> Iterator[tuple[Any, tuple[str, ...], q.Columns]]:
+    """(table, columns, rows): position rows, then plan rows, in key order and in chunks,
+    column by column from whole-array ``tolist`` calls and shared string objects."""
     keys = graph.keys
-    lengths = v.length.tolist()
+    names = np.array(VALUE_NAMES, dtype=object)
+    lengths: Any = v.length.tolist()
+    if (v.length < 0).any():  # draws have no length
+        lengths = np.where(v.length < 0, None, v.length.astype(object)).tolist()
+    best = np.array([*keys, None], dtype=object)[v.best].tolist()  # -1 picks the None
     position_columns = [
+        job_id,
         graph.level.tolist(),
         keys,
         v.reachable.tolist(),
-        [VALUE_NAMES[x] for x in v.value.tolist()],
-        [n if n >= 0 else None for n in lengths] if (v.length < 0).any() else lengths,
-        [keys[b] if b >= 0 else None for b in v.best.tolist()],
+        names[v.value].tolist(),
+        lengths,
+        best,
         v.winning_moves.tolist(),
         v.drawing_moves.tolist(),
-        repeat(None) if safe is None else safe.tolist(),
-        repeat(None) if graph.labels is None else graph.labels,
+        None if safe is None else safe.tolist(),
+        None if graph.labels is None else graph.labels,
     ]
-    yield from _chunks(job_id, positions, POSITION_COLUMNS, position_columns)
+    yield from _chunks(positions, POSITION_COLUMNS, position_columns, graph.size)
     if p is None:
         return
     reach = np.flatnonzero(v.reachable)
+    key_array = np.array([*keys, None], dtype=object)
     plan_columns = [
+        job_id,
         graph.level[reach].tolist(),
-        [keys[i] for i in reach.tolist()],
-        [keys[b] if b >= 0 else None for b in p.plan[reach].tolist()],
+        key_array[reach].tolist(),
+        key_array[p.plan[reach]].tolist(),
         p.mover_lossiness[reach].tolist(),
         p.mover_outcomes[reach].tolist(),
         p.mover_letters[reach].tolist(),
@@ -299,22 +306,14 @@ def _rows(
         p.waiter_outcomes[reach].tolist(),
         p.waiter_letters[reach].tolist(),
     ]
-    yield from _chunks(job_id, plans, PLAN_COLUMNS, plan_columns)
+    yield from _chunks(plans, PLAN_COLUMNS, plan_columns, len(reach))
 
 
 def _chunks(
-    job_id: int, table: Any, names: tuple[str, ...], columns: list[Any]
-) -> Iterator[tuple[Any, tuple[str, ...], list]]:
-    """Rows in chunks; a column may be ``repeat(value)`` for the same value in every row."""
-    n = len(columns[1])
-
-    def part(column: Any, lo: int, hi: int) -> Any:
-        return repeat(None, hi - lo) if isinstance(column, repeat) else column[lo:hi]
-
+    table: Any, names: tuple[str, ...], columns: list[Any], n: int
+) -> Iterator[tuple[Any, tuple[str, ...], q.Columns]]:
+    """Chunks of rows, for progress; a column that is not a list is one value for all."""
     for lo in range(0, n, CHUNK_ROWS):
         hi = min(lo + CHUNK_ROWS, n)
-        yield (
-            table,
-            names,
-            list(zip(repeat(job_id, hi - lo), *(part(c, lo, hi) for c in columns), strict=True)),
-        )
+        part = [c[lo:hi] if isinstance(c, list) else c for c in columns]
+        yield table, names, q.Columns(hi - lo, part)

@@ -10,6 +10,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from ghostdb import wordlists
 from ghostdb.play import Match, SelfPlay, Turn
 from ghostdb.rules import Rules, Variant
 from ghostdb.strategies import Ending, Lines, Node, OpeningPlans, ReportRow, Strategy
@@ -63,11 +64,18 @@ def for_mover(to_move: int | None) -> str:
 
 
 def ingest_report(report: IngestReport) -> str:
+    """What an ingest kept and left out; its warnings are the caller's (they go to stderr)."""
     lines = [f"accepted: {report.accepted:,} words ({report.encoding})"]
+    options = wordlists.describe_options(report.options)
+    if options:
+        lines.append(f"options: {options}")
+    if report.folded:
+        examples = ", ".join(report.examples.get(wordlists.FOLDED_ACCENTS, []))
+        lines.append(f"accents folded: {report.folded:,} words (e.g. {examples})")
     for kind, count in report.left_out.items():
         examples = ", ".join(repr(e) for e in report.examples.get(kind, []))
         lines.append(f"left out: {count:,} {kind} (e.g. {examples})")
-    lines.extend(f"warning: {w}" for w in report.warnings)
+    lines.extend(f"note: {n}" for n in report.notes)
     return "\n".join(lines)
 
 
@@ -190,10 +198,13 @@ def dictionaries(items: Sequence[DictionaryInfo]) -> str:
             d.source,
             d.sha256[:12],
             d.ingested_at.strftime("%Y-%m-%d %H:%M"),
+            wordlists.describe_options(d.report.get("options")),
         )
         for d in items
     ]
-    return table(("name", "words", "letters", "source", "sha256", "ingested"), rows, right=(1, 2))
+    return table(
+        ("name", "words", "letters", "source", "sha256", "ingested", "options"), rows, right=(1, 2)
+    )
 
 
 def games(items: Sequence[dict[str, Any]]) -> str:

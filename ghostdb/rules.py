@@ -237,6 +237,8 @@ def standard_rule_sets(misere: bool = False) -> list[Rules]:
 
 def clean_fragment(text: str) -> str:
     """A typed fragment in normal form (NFC, lower case); raise BadFragment if not letters."""
+    if text.isascii() and text.isalpha() and text.islower():
+        return text  # already normal: the common case, kept cheap for lookups
     fragment = unicodedata.normalize("NFC", text.strip()).lower()
     if fragment and not fragment.isalpha():
         bad = next(ch for ch in fragment if not ch.isalpha())

@@ -17,21 +17,19 @@ import json
 import random
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import SQLAlchemyError
 
 from ghostdb import games as g
 from ghostdb import queries as q
 from ghostdb import wordlists
-from ghostdb.db import current_revision, ensure_schema, make_engine
+from ghostdb.db import current_revision, open_engine, serialise, writing
 from ghostdb.errors import (
     BadMove,
-    DatabaseError,
     DeadFragment,
     MissingPlans,
     NameConflict,
@@ -82,7 +80,8 @@ class SolutionRef:
 
 @dataclass(frozen=True)
 class IngestResult:
-    """What `Store.ingest` did: ``added``, ``replaced`` or ``unchanged``."""
+    """What `Store.ingest` did: ``added``, ``replaced``, ``updated`` (same words, new
+    options) or ``unchanged``."""
 
     action: str
     dictionary: DictionaryInfo
@@ -90,20 +89,15 @@ class IngestResult:
     message: str
 
 
-def open_store(url: str | None = None, *, create: bool = True) -> Store:
+def open_store(url: str | None = None, *, create: bool = True, readonly: bool = False) -> Store:
     """Open (and if needed create or upgrade) the database at ``url``.
 
     ``url`` is a SQLAlchemy URL or a file path; by default ``$GHOSTDB_URL`` or
-    ``./ghost.db``.  With ``create=False`` a missing SQLite file raises DatabaseError.
+    ``./ghost.db``.  With ``create=False`` a missing file, or one with no schema, raises
+    DatabaseError; ``readonly`` opens an existing database at the current schema and
+    never writes.
     """
-    engine = make_engine(url, create=create)
-    try:
-        ensure_schema(engine)
-    except SQLAlchemyError as exc:
-        engine.dispose()
-        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-        raise DatabaseError(f"cannot use the database at {engine.url!r}: {reason}") from None
-    return Store(engine)
+    return Store(open_engine(url, create=create, readonly=readonly))
 
 
 class Store:
@@ -114,13 +108,18 @@ class Store:
         self._refs: dict[tuple[str, RuleSet], SolutionRef] = {}
         self._queries: dict[int, tuple[q.FastQuery, list[str]]] = {}
         self._statements: dict[tuple[str, Variant, str], Any] = {}
+        self._extended = (
+            q.FastQuery(q.extended_positions_statement(), engine.dialect)
+            if engine.dialect.name == "sqlite"
+            else None
+        )
         self._local = threading.local()
 
     def close(self) -> None:
         raw = getattr(self._local, "raw", None)
         if raw is not None:
             raw.close()
-            self._local.raw = None
+            del self._local.raw, self._local.driver
         self.engine.dispose()
 
     def __enter__(self) -> Store:
@@ -140,16 +139,26 @@ class Store:
         path: str | Path,
         *,
         name: str | None = None,
+        keep_capitalised: bool = False,
+        fold_accents: bool = False,
+        language: str = "",
         keep_proper_nouns: bool = False,
         replace: bool = False,
     ) -> IngestResult:
         """Read, normalise and store a word list (a file, or ``builtin:web2``).
 
-        Raises WordListError for an unreadable or empty list and NameConflict when ``name``
-        holds different words (unless ``replace``, which also drops its solutions).
-        Identical content already stored is a no-op.
+        The options are those of `wordlists.normalise` (``keep_proper_nouns`` is the older
+        name of ``keep_capitalised``) and are stored in the dictionary's report.  Raises
+        WordListError for an unreadable or empty list and NameConflict when ``name`` holds
+        different words (unless ``replace``, which also drops its solutions).  Identical
+        content already stored is a no-op.
         """
-        word_list = wordlists.load(path, keep_proper_nouns=keep_proper_nouns)
+        word_list = wordlists.load(
+            path,
+            keep_capitalised=keep_capitalised or keep_proper_nouns,
+            fold_accents=fold_accents,
+            language=language,
+        )
         name = name or wordlists.default_name(path)
         return self.ingest_words(word_list, name=name, replace=replace)
 
@@ -172,14 +181,31 @@ class Store:
             "ingested_at": q.now(),
             "report": json.dumps(word_list.report.as_dict()),
         }
-        with self.engine.begin() as conn:
+        with writing(self.engine) as conn:
+            serialise(conn, q.dictionaries)  # two ingests of one name take turns
             existing = q.dictionary_by_name(conn, name)
             if existing is not None and existing.sha256 == sha:
+                # Reports from before options were stored count as the defaults.
+                stored = json.loads(existing.report).get("options")
+                if (stored or wordlists.IngestOptions().as_dict()) == word_list.report.options:
+                    message = f"{name} is already stored with identical content: nothing to do"
+                elif not replace:
+                    message = (
+                        f"{name} is already stored with identical content: nothing to do (it "
+                        "was ingested with other options: add --replace to record these)"
+                    )
+                else:
+                    # Same words, so its solutions stay valid: only the report changes.
+                    q.update_dictionary(conn, existing.id, **values)
+                    row = q.dictionary_by_name(conn, name)
+                    return IngestResult(
+                        "updated",
+                        _dictionary_info(row),
+                        word_list.report,
+                        f"updated {name}: same words, options recorded anew",
+                    )
                 return IngestResult(
-                    "unchanged",
-                    _dictionary_info(existing),
-                    word_list.report,
-                    f"{name} is already stored with identical content: nothing to do",
+                    "unchanged", _dictionary_info(existing), word_list.report, message
                 )
             if existing is None:
                 same = q.dictionary_by_sha(conn, sha)
@@ -250,6 +276,32 @@ class Store:
         rules = self.rules_for(name) if rules is None else rules
         return jobs.run_solve(self.engine, name, rules, force=force, progress=progress)
 
+    def solve_many(
+        self, name: str, rule_sets: Sequence[RuleSet], *, jobs: int = 1, force: bool = False
+    ) -> Iterator[tuple[RuleSet, SolveResult]]:
+        """Solve several rule sets of ``name``, in ``jobs`` worker processes that write to
+        this same store (SQLite queues their writes; PostgreSQL takes them in parallel).
+        Yields each rule set with its result as it finishes, the costliest started first."""
+        if jobs <= 1 or len(rule_sets) <= 1:
+            for rules in rule_sets:
+                yield rules, self.solve(name, rules, force=force)
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        url = self.engine.url.render_as_string(hide_password=False)
+        order = sorted(rule_sets, key=_solve_cost, reverse=True)
+        # spawn, not fork: a worker must not inherit this process's open connections.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(min(jobs, len(order)), mp_context=context) as pool:
+            futures = {pool.submit(_solve_in_worker, url, name, r.key, force): r for r in order}
+            try:
+                for future in as_completed(futures):
+                    yield futures[future], future.result()
+            except BaseException:
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
+
     def rules_for(self, name: str, **options: Any) -> RuleSet:
         """The rule set of ``name``'s game from command-line style options (None: not
         given; see `ghostdb.games.rules_from_options`)."""
@@ -313,6 +365,20 @@ class Store:
             ref = self._ref(name, rules, refresh=retry)
             game = ref.game
             key = game.start() if not fragment else game.clean_key(fragment)
+            if game.children_extend_key and self._extended is not None:
+                rows = self._extended.run(
+                    self._dbapi(),
+                    {
+                        "solution_id": ref.id,
+                        "level": len(key),
+                        "child_level": len(key) + 1,
+                        "f": key,
+                        "upper": key + _HIGHEST,
+                    },
+                )
+                if rows and rows[0][0] == key:
+                    return _extended_position(name, game, key, rows)
+                continue
             candidates = game.candidates(key)
             query, names = self._positions_query(len(candidates))
             params: dict[str, Any] = dict(zip(names, (c for _, c in candidates), strict=True))
@@ -389,7 +455,7 @@ class Store:
         step, and stop where a position comes again (a draw's cycle)."""
         rules = self._rules(name, rules)
         pos = self.lookup(name, fragment, rules)
-        if not isinstance(rules, Rules) or rules.players != 2 or not _sql_moves(rules):
+        if not isinstance(rules, Rules) or rules.players != 2:
             return self._best_line(name, rules, pos)
         rows, _, game = self._walk("line", name, rules, pos.fragment)
         tree = build_tree(game, pos.fragment, rows)
@@ -611,7 +677,7 @@ class Store:
                 raise _missing_plans(name, rules)
             game = ref.game
             if not _sql_moves(rules):
-                return self._plan_by_lookups(name, rules, fragment, ref, **params)
+                return self._walk_by_lookups(kind, name, rules, fragment, ref, **params)
             stmt = self._statement(kind, rules, game.alphabet)
             with self.engine.connect() as conn:
                 rows = q.walk_rows(conn, stmt, ref.id, fragment, **params)
@@ -621,14 +687,20 @@ class Store:
         # Only if the solution was republished twice during this one call.
         raise NotSolved(f"the solution of {name} changed during the query: try again")
 
-    def _plan_by_lookups(
-        self, name: str, rules: Rules, start: str, ref: SolutionRef, strategist_parity: int
+    def _walk_by_lookups(
+        self,
+        kind: str,
+        name: str,
+        rules: Rules,
+        start: str,
+        ref: SolutionRef,
+        strategist_parity: int = 0,
     ) -> tuple[Any, Any, Game]:
-        """A plan's rows as the recursive query gives them, walked one lookup a step: for
-        moves SQL cannot make (Insert and Anagram Ghost)."""
+        """The rows the recursive ``plan`` or ``line`` query gives, walked one lookup a
+        step instead: for moves SQL cannot make (Insert and Anagram Ghost)."""
         rows = []
         with self.engine.connect() as conn:
-            rank = q.plan_rank(conn, ref.id, start)
+            rank = q.plan_rank(conn, ref.id, start) if kind == "plan" else None
             stack = [(start, start, 0)]
             while stack:
                 path, key, steps = stack.pop()
@@ -636,7 +708,13 @@ class Store:
                 rows.append((path, key, pos.outcome.value, pos.game_length))
                 if pos.is_final:
                     continue
-                if steps % 2 == strategist_parity:
+                if kind == "line":  # as queries.line_statement: keep the value, use a move
+                    children = [
+                        p.fragment
+                        for p in pos.plays
+                        if p.outcome is not pos.outcome and p.game_length == pos.game_length - 1
+                    ]
+                elif steps % 2 == strategist_parity:
                     here = q.plan_rank(conn, ref.id, key)
                     children = [here.plan_next] if here is not None else []
                 else:
@@ -692,13 +770,15 @@ class Store:
     def _dbapi(self) -> Any:
         """This thread's raw DB-API connection for lookups, in autocommit mode so each
         query sees the latest published data."""
-        raw = getattr(self._local, "raw", None)
-        if raw is None:
+        try:
+            return self._local.driver
+        except AttributeError:
             raw = self.engine.raw_connection()
             if self.engine.dialect.name != "sqlite":  # SQLite's is autocommit already
                 raw.driver_connection.autocommit = True
             self._local.raw = raw
-        return raw.driver_connection
+            self._local.driver = raw.driver_connection
+            return self._local.driver
 
     def _dictionary_row(self, conn: Connection, name: str) -> Any:
         row = q.dictionary_by_name(conn, name)
@@ -759,6 +839,20 @@ def rules_flags(rules: RuleSet) -> str:
     return rules.flags()
 
 
+def _solve_in_worker(url: str, name: str, key: str, force: bool) -> SolveResult:
+    """One rule set solved in a worker process, on a store of its own."""
+    with open_store(url) as store:
+        return store.solve(name, g.parse_rules(key), force=force)
+
+
+def _solve_cost(rules: RuleSet) -> int:
+    """A rough order of solve times, to start the longest first."""
+    variant = getattr(rules, "variant", None)
+    return {Variant.SUPERDUPER: 3, Variant.SUPER: 2, Variant.INSERT: 4, Variant.ANAGRAM: 3}.get(
+        variant, 1
+    )
+
+
 def _sql_moves(rules: Rules) -> bool:
     """Whether the recursive SQL walks can make the rule set's moves (letters at the ends,
     maybe reversed); Insert and Anagram Ghost are walked one lookup a step."""
@@ -809,7 +903,7 @@ def _position(
     return Position(
         name=name,
         game=game.name,
-        rules=game.rules.key,
+        rules=game.key,
         fragment=key,
         outcome=Outcome(head[2]),
         game_length=head[3],
@@ -821,6 +915,42 @@ def _position(
         reachable=bool(head[1]),
         to_move=game.to_move(key),
         plays=tuple(plays),
+        safe_seats=_seats(head[7]),
+        label=head[8],
+    )
+
+
+_HIGHEST = "\U0010ffff"
+_OUTCOMES = {o.value: o for o in Outcome}
+
+
+def _extended_position(name: str, game: Game, key: str, rows: Sequence[Any]) -> Position:
+    """`_position` for plain Ghost's range read: the head row first, then its plays in
+    key order, which is move order (each play's move is its last letter)."""
+    head = rows[0]
+    is_final = head[3] == 0
+    plays = ()
+    if not is_final:
+        plays = tuple(
+            Play(r[0][-1], r[0], _OUTCOMES[r[2]], r[3], r[3] == 0, _seats(r[7]), r[8])
+            for r in rows[1:]
+        )
+    best_next = head[4]
+    return Position(
+        name=name,
+        game=game.name,
+        rules=game.key,
+        fragment=key,
+        outcome=_OUTCOMES[head[2]],
+        game_length=head[3],
+        best_move=None if best_next is None else best_next[-1],
+        winning_moves=head[5],
+        drawing_moves=head[6],
+        is_final=is_final,
+        ending=game.ending(key) if is_final else None,
+        reachable=bool(head[1]),
+        to_move=game.to_move(key),
+        plays=plays,
         safe_seats=_seats(head[7]),
         label=head[8],
     )

@@ -1,37 +1,89 @@
 """Read word lists from files and normalise them into a set of game words.
 
-Pure: no database.  The rules applied, in order:
+Pure: no database.  Reading refuses anything but a regular text file of at most
+`MAX_FILE_BYTES`; a NUL byte anywhere makes it binary.  Each line is decoded as UTF-8, and
+only a line that is not valid UTF-8 is read as Latin-1 (with a warning that counts them).
+The rules applied to the words, in order:
 
-* bytes are decoded as UTF-8; if that fails, as Latin-1 (with a warning);
 * words are separated by any white space (so LF, CRLF and several words a line all work);
 * every word is put in Unicode NFC, so "é" typed two ways is one letter;
-* a list whose cased words are all upper case (Scrabble lists such as TWL06) is folded
-  to lower case; in a mixed-case list a word with a capital letter is a proper noun or an
-  acronym and is left out, unless ``keep_proper_nouns`` (then it is folded);
+* a word longer than `MAX_WORD_LETTERS` is left out (no real word is; a runaway line is);
 * a word with anything but letters (apostrophes, hyphens, digits) is left out; non-ASCII
   letters such as é, ü and ß are letters;
+* a list whose cased words are all upper case (Scrabble lists such as TWL06) is folded
+  to lower case; in a mixed-case list words with a capital letter are left out unless
+  ``keep_capitalised`` (then they are folded).  Whether they look like names and acronyms
+  or like ordinary words (German nouns) is judged by `CaseFigures` and reported;
+* with ``fold_accents`` letters lose their accents (é→e, å→a); letters that have no
+  decomposition (ß, æ, ø, œ, ł) are kept;
+* letters are checked once more after folding: lower-casing "İ" gives "i" and a combining
+  dot, which is not a letter unless accents are folded too;
 * duplicates merge.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
+import re
+import stat
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from ghostdb.errors import WordListError
 from ghostdb.values import IngestReport
 
-EXAMPLES_KEPT = 5
+T = TypeVar("T")
 
+EXAMPLES_KEPT = 5
+MAX_FILE_BYTES = 128_000_000
+"""The largest file read: twice Debian's Polish list (60 MB, the largest common one), which
+already takes some 800 MB of memory to normalise."""
+MAX_WORD_LETTERS = 64
+"""Longer words are left out: the longest real ones (Welsh place names) have 58 letters."""
+READ_CHUNK = 1 << 20
+
+LEFT_OUT_TOO_LONG = f"words longer than {MAX_WORD_LETTERS} letters"
 LEFT_OUT_NON_LETTERS = "non-letter characters"
 LEFT_OUT_PROPER = "proper nouns and acronyms"
+LEFT_OUT_CAPITALISED = "capitalised words"
+"""The kind used instead of LEFT_OUT_PROPER when the capitals look like ordinary words."""
 LEFT_OUT_DUPLICATES = "duplicates"
+FOLDED_ACCENTS = "accents folded"
+"""Key of the examples of words that lost their accents (not a left-out kind)."""
 
 BUILTIN_PREFIX = "builtin:"
 BUILTIN_LISTS = {"web2": "Webster's Second International (1934), from the english-words package"}
+
+LANGUAGE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,34}$")
+_ESCAPED_BYTES = re.compile("[\udc80-\udcff]")
+
+
+@dataclass(frozen=True)
+class IngestOptions:
+    """How a list was ingested; stored with the dictionary under ``"options"``."""
+
+    keep_capitalised: bool = False
+    fold_accents: bool = False
+    language: str = ""
+    """A free tag such as ``de`` or ``pt-BR``: recorded and shown, not interpreted."""
+
+    def __post_init__(self) -> None:
+        if self.language and not LANGUAGE_RE.match(self.language):
+            raise WordListError(
+                f"{self.language!r} is not a usable language tag: give a short code of "
+                "letters, digits and hyphens such as de or pt-BR"
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "keep_capitalised": self.keep_capitalised,
+            "fold_accents": self.fold_accents,
+            "language": self.language,
+        }
 
 
 @dataclass(frozen=True)
@@ -51,6 +103,73 @@ class WordList:
         return "".join(sorted(set("".join(self.words))))
 
 
+@dataclass(frozen=True)
+class CaseFigures:
+    """The figures that tell capitalised nouns from names in a mixed-case list.
+
+    In a language that capitalises its nouns (German) they are a large share of the list
+    and as long as its other words, since they inflect and compound like them; names and
+    acronyms (English, Dutch, Danish, Polish... lists) are a smaller share and shorter.
+    On Debian's lists the title-case share is 33% for German against at most 15% for the
+    others, and the length ratio 1.04 against at most 0.90, so both thresholds sit between.
+    """
+
+    title_case: int
+    """Capitalised words of letters in title case ("Haus", not "NATO" or "McDonald")."""
+    title_case_letters: int
+    capitalised: int
+    """Capitalised words of letters, of any shape."""
+    lower_case: int
+    lower_case_letters: int
+
+    MIN_SHARE = 0.25
+    MIN_LENGTH_RATIO = 0.95
+    MIN_TITLE_CASE = 20
+    """Fewer title-case words say nothing: "cat Paris NASA dog" is no German list."""
+
+    @property
+    def share(self) -> float:
+        """Title-case words as a share of the list's cased words of letters."""
+        cased = self.capitalised + self.lower_case
+        return self.title_case / cased if cased else 0.0
+
+    @property
+    def mean_title_length(self) -> float:
+        return self.title_case_letters / self.title_case if self.title_case else 0.0
+
+    @property
+    def mean_lower_length(self) -> float:
+        return self.lower_case_letters / self.lower_case if self.lower_case else 0.0
+
+    @property
+    def look_ordinary(self) -> bool:
+        """Whether the capitalised words look like ordinary words rather than names."""
+        return (
+            self.title_case >= self.MIN_TITLE_CASE
+            and self.lower_case > 0
+            and self.share >= self.MIN_SHARE
+            and self.mean_title_length >= self.MIN_LENGTH_RATIO * self.mean_lower_length
+        )
+
+
+def describe_options(options: dict[str, Any] | None) -> str:
+    """Stored ingest options as their flags: "" for the defaults, "?" if not recorded
+    (dictionaries ingested before options were stored)."""
+    if options is None:
+        return "?"
+    flags = [
+        flag
+        for key, flag in (
+            ("keep_capitalised", "--keep-capitalised"),
+            ("fold_accents", "--fold-accents"),
+        )
+        if options.get(key)
+    ]
+    if options.get("language"):
+        flags.append(f"--language {options['language']}")
+    return " ".join(flags)
+
+
 def content_sha256(sorted_words: Iterable[str]) -> str:
     """SHA-256 of the sorted words, each followed by a newline, in UTF-8."""
     digest = hashlib.sha256()
@@ -59,99 +178,293 @@ def content_sha256(sorted_words: Iterable[str]) -> str:
     return digest.hexdigest()
 
 
-def read_file(path: str | Path) -> tuple[str, str, list[str]]:
-    """Read a word-list file: (text, encoding used, warnings).  Raise WordListError."""
-    path = Path(path)
-    if path.is_dir():
-        raise WordListError(f"{str(path)!r} is a directory: give the path of a word-list file")
+def read_bytes(path: str | Path) -> bytearray:
+    """The bytes of a regular text file of at most MAX_FILE_BYTES.  Raise WordListError.
+
+    Devices, FIFOs and sockets are refused before they are opened (opening a FIFO blocks,
+    reading /dev/zero never ends); the size is checked again while reading, since a file
+    can grow and /proc files report none.
+    """
+    shown = repr(str(path))
     try:
-        data = path.read_bytes()
+        mode = os.stat(path).st_mode
+        _check_regular(mode, shown)
+        # O_NONBLOCK: should the path become a FIFO after the check, open does not wait.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
-        raise WordListError(f"no such file: {str(path)!r}: check the path") from None
+        raise WordListError(f"no such file: {shown}: check the path") from None
     except OSError as exc:
-        raise WordListError(f"cannot read {str(path)!r}: {exc.strerror}") from None
-    if b"\x00" in data[:65536]:
-        raise WordListError(
-            f"{str(path)!r} is a binary file, not a word list: give a text file, one word a line"
+        raise WordListError(f"cannot read {shown}: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        _check_regular(info.st_mode, shown)
+        _check_size(info.st_size, shown)
+        data = bytearray()
+        try:
+            while chunk := file.read(READ_CHUNK):
+                if b"\x00" in chunk:
+                    raise WordListError(
+                        f"{shown} is a binary file (it holds NUL bytes, as UTF-16 text does), "
+                        "not a word list: give a UTF-8 or Latin-1 text file, one word a line"
+                    )
+                data += chunk
+                _check_size(len(data), shown)
+        except OSError as exc:
+            raise WordListError(f"cannot read {shown}: {exc.strerror}") from None
+    return data
+
+
+def _check_regular(mode: int, shown: str) -> None:
+    if stat.S_ISDIR(mode):
+        raise WordListError(f"{shown} is a directory: give the path of a word-list file")
+    if not stat.S_ISREG(mode):
+        kind = (
+            "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
         )
-    warnings: list[str] = []
-    try:
-        text, encoding = data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        text, encoding = data.decode("latin-1"), "latin-1"
-        warnings.append(f"{path.name} is not valid UTF-8: read it as Latin-1")
+        raise WordListError(
+            f"{shown} is {kind}, not a regular file: give the path of a word-list file"
+        )
+
+
+def _check_size(size: int, shown: str) -> None:
+    if size > MAX_FILE_BYTES:
+        raise WordListError(
+            f"{shown} is larger than {MAX_FILE_BYTES / 1e6:g} MB, the most a word list "
+            "may have: split it or give a smaller list"
+        )
+
+
+def decode(data: bytes | bytearray, name: str) -> tuple[str, str, list[str]]:
+    """Decode line by line: (text, encoding, warnings).
+
+    A line that is valid UTF-8 stays UTF-8; only a line that is not is read as Latin-1,
+    so one stray byte does not mangle every accented word of the list.
+    """
+    # surrogateescape keeps each undecodable byte as a lone surrogate, which valid UTF-8
+    # never yields: the bad lines are found by them and re-read from their bytes.
+    text = data.decode("utf-8", "surrogateescape")
     if text.startswith("\ufeff"):
         text = text[1:]
-    return text, encoding, warnings
+    if not _ESCAPED_BYTES.search(text):
+        return text, "utf-8", []
+    pieces: list[str] = []
+    bad_lines = 0
+    utf8_beyond_ascii = False
+    done = 0
+    for match in _ESCAPED_BYTES.finditer(text):
+        if match.start() < done:
+            continue  # in a line already re-read
+        start, end = _line_bounds(text, match.start())
+        good = text[done:start]
+        utf8_beyond_ascii = utf8_beyond_ascii or not good.isascii()
+        pieces.append(good)
+        pieces.append(text[start:end].encode("utf-8", "surrogateescape").decode("latin-1"))
+        bad_lines += 1
+        done = end
+    rest = text[done:]
+    utf8_beyond_ascii = utf8_beyond_ascii or not rest.isascii()
+    pieces.append(rest)
+    lines = len(re.findall(r"\r\n|\r|\n", text)) + (not text.endswith(("\n", "\r")))
+    if utf8_beyond_ascii:
+        encoding = "utf-8, some lines latin-1"
+        warning = (
+            f"{name}: {bad_lines:,} of {lines:,} lines are not valid UTF-8: read those as "
+            "Latin-1 (check their accented words)"
+        )
+    else:
+        encoding = "latin-1"
+        warning = f"{name} is not valid UTF-8: read its {bad_lines:,} non-ASCII lines as Latin-1"
+    return "".join(pieces), encoding, [warning]
+
+
+def _line_bounds(text: str, position: int) -> tuple[int, int]:
+    """Start and end of the line (ended by LF, CR or CRLF) around ``position``.
+
+    CR is looked for only within the LF-delimited line, so that a file without CRs
+    is not scanned to its end for every bad line.
+    """
+    start = text.rfind("\n", 0, position) + 1
+    end = text.find("\n", position)
+    end = len(text) if end < 0 else end
+    start = max(start, text.rfind("\r", start, position) + 1)
+    cr = text.find("\r", position, end)
+    return start, end if cr < 0 else cr
+
+
+def read_file(path: str | Path) -> tuple[str, str, list[str]]:
+    """Read a word-list file: (text, encoding used, warnings).  Raise WordListError."""
+    return decode(read_bytes(path), Path(path).name)
+
+
+def without_accents(word: str) -> str:
+    """The word with its letters reduced to base letters: "élève" → "eleve", "ß" stays."""
+    if word.isascii():
+        return word
+    base = "".join(c for c in unicodedata.normalize("NFD", word) if unicodedata.category(c) != "Mn")
+    return unicodedata.normalize("NFC", base)
+
+
+def sample(items: Sequence[T], count: int = EXAMPLES_KEPT) -> list[T]:
+    """``count`` items evenly spaced through ``items`` (all of them if fewer): a fair,
+    repeatable picture of a kind, where the first few would all start with "A"."""
+    n = len(items)
+    if n <= count:
+        return list(items)
+    return [items[(2 * i + 1) * n // (2 * count)] for i in range(count)]
+
+
+def _letters_or_marks(word: str) -> bool:
+    """All letters, or combining marks that folding may turn into letters (see `normalise`)."""
+    if word.isalpha():
+        return True
+    return not word.isascii() and all(
+        c.isalpha() or unicodedata.category(c).startswith("M") for c in word
+    )
+
+
+def _short(word: str) -> str:
+    return word if len(word) <= 24 else f"{word[:24]}… ({len(word):,} letters)"
 
 
 def normalise(
     raw_words: Iterable[str],
     *,
     source: str,
+    keep_capitalised: bool = False,
+    fold_accents: bool = False,
+    language: str = "",
     keep_proper_nouns: bool = False,
     encoding: str = "utf-8",
     warnings: Iterable[str] = (),
 ) -> WordList:
-    """Normalise raw words (see the module docstring).  Raise WordListError if none is left."""
-    words = [unicodedata.normalize("NFC", w) if not w.isascii() else w for w in raw_words]
+    """Normalise raw words (see the module docstring).  Raise WordListError if none is left.
+
+    ``keep_proper_nouns`` is the older name of ``keep_capitalised``.
+    """
+    options = IngestOptions(keep_capitalised or keep_proper_nouns, fold_accents, language)
     left_out: dict[str, list[str]] = {}
-
-    def leave_out(kind: str, word: str) -> None:
-        left_out.setdefault(kind, []).append(word)
-
-    cased = [w for w in words if w.lower() != w.upper()]
-    all_upper = bool(cased) and all(w.isupper() for w in cased)
+    folded: dict[str, str] = {}  # each distinct word that lost its accents, and the result
     accepted: set[str] = set()
-    for word in words:
+
+    def accept(word: str) -> None:
+        if options.fold_accents:
+            plain = without_accents(word)
+            if plain != word:
+                folded[word] = plain
+                word = plain
         if not word.isalpha():
-            leave_out(LEFT_OUT_NON_LETTERS, word)
+            left_out.setdefault(LEFT_OUT_NON_LETTERS, []).append(word)
+        elif word in accepted:
+            left_out.setdefault(LEFT_OUT_DUPLICATES, []).append(word)
+        else:
+            accepted.add(word)
+
+    total = 0
+    capitalised: list[str] = []
+    title_case = title_case_letters = lower_case = lower_case_letters = 0
+    not_all_upper = False  # a cased word that is not all upper case: the list is mixed
+    for raw in raw_words:
+        total += 1
+        word = raw if raw.isascii() else unicodedata.normalize("NFC", raw)
+        if len(word) > MAX_WORD_LETTERS:
+            left_out.setdefault(LEFT_OUT_TOO_LONG, []).append(_short(word))
             continue
-        if not word.islower() and word.lower() != word.upper():
-            if not (all_upper or keep_proper_nouns):
-                leave_out(LEFT_OUT_PROPER, word)
-                continue
-            word = word.lower()
-        if word in accepted:
-            leave_out(LEFT_OUT_DUPLICATES, word)
-            continue
-        accepted.add(word)
-    if not words:
+        lower = word.islower()
+        has_capital = not lower and word.lower() != word
+        not_all_upper = not_all_upper or lower or (has_capital and not word.isupper())
+        if not _letters_or_marks(word):
+            left_out.setdefault(LEFT_OUT_NON_LETTERS, []).append(word)
+        elif has_capital:
+            capitalised.append(word)
+            if word.istitle():
+                title_case += 1
+                title_case_letters += len(word)
+        else:
+            if lower:
+                lower_case += 1
+                lower_case_letters += len(word)
+            accept(word)
+    if not total:
         raise WordListError(f"{source} holds no words: give a list with one word a line")
+
+    figures = CaseFigures(
+        title_case, title_case_letters, len(capitalised), lower_case, lower_case_letters
+    )
+    notes: list[str] = []
+    if capitalised and (options.keep_capitalised or not not_all_upper):
+        for word in capitalised:
+            lower_word = word.lower()
+            accept(lower_word if lower_word.isascii() else unicodedata.normalize("NFC", lower_word))
+        if not_all_upper:
+            plural = "s" if len(capitalised) != 1 else ""
+            notes.append(f"kept {len(capitalised):,} capitalised word{plural}, in lower case")
+    elif capitalised and figures.look_ordinary:
+        left_out[LEFT_OUT_CAPITALISED] = capitalised
+        notes.append(
+            f"the {len(capitalised):,} capitalised words left out look like ordinary words, "
+            f"as nouns are in German, not like names: they are {figures.share:.0%} of the "
+            f"list and as long as its other words ({figures.mean_title_length:.1f} letters "
+            f"on average against {figures.mean_lower_length:.1f}); add --keep-capitalised "
+            "to keep them"
+        )
+    elif capitalised:
+        left_out[LEFT_OUT_PROPER] = capitalised
+
     if not accepted:
-        kinds = ", ".join(f"{len(v)} {k}" for k, v in left_out.items())
+        kinds = ", ".join(f"{len(v):,} {k}" for k, v in left_out.items())
         hint = (
-            " (add --keep-proper-nouns to keep capitalised words)"
-            if LEFT_OUT_PROPER in left_out
+            " (add --keep-capitalised to keep capitalised words)"
+            if LEFT_OUT_PROPER in left_out or LEFT_OUT_CAPITALISED in left_out
             else ""
         )
         raise WordListError(f"{source} has no usable word: all were left out ({kinds}){hint}")
+    examples = {k: sample(v) for k, v in left_out.items()}
+    if folded:
+        examples[FOLDED_ACCENTS] = [f"{k}→{v}" for k, v in sample(list(folded.items()))]
     report = IngestReport(
         accepted=len(accepted),
         left_out={k: len(v) for k, v in left_out.items()},
-        examples={k: v[:EXAMPLES_KEPT] for k, v in left_out.items()},
+        examples=examples,
         encoding=encoding,
         warnings=tuple(warnings),
+        folded=len(folded),
+        notes=tuple(notes),
+        options=options.as_dict(),
     )
     return WordList(words=tuple(sorted(accepted)), source=source, report=report)
 
 
-def load(path: str | Path, *, keep_proper_nouns: bool = False) -> WordList:
+def load(
+    path: str | Path,
+    *,
+    keep_capitalised: bool = False,
+    fold_accents: bool = False,
+    language: str = "",
+    keep_proper_nouns: bool = False,
+) -> WordList:
     """Read and normalise a word-list file, or a built-in list named ``builtin:NAME``."""
+    options = IngestOptions(keep_capitalised or keep_proper_nouns, fold_accents, language)
     text = str(path)
     if text.startswith(BUILTIN_PREFIX):
-        return load_builtin(text[len(BUILTIN_PREFIX) :], keep_proper_nouns=keep_proper_nouns)
+        return load_builtin(text[len(BUILTIN_PREFIX) :], **options.as_dict())
     content, encoding, warnings = read_file(path)
     return normalise(
         content.split(),
         source=Path(path).name,
-        keep_proper_nouns=keep_proper_nouns,
         encoding=encoding,
         warnings=warnings,
+        **options.as_dict(),
     )
 
 
-def load_builtin(name: str, *, keep_proper_nouns: bool = False) -> WordList:
+def load_builtin(
+    name: str,
+    *,
+    keep_capitalised: bool = False,
+    fold_accents: bool = False,
+    language: str = "",
+    keep_proper_nouns: bool = False,
+) -> WordList:
     """A list that ghostdb's own install provides (see BUILTIN_LISTS)."""
     if name not in BUILTIN_LISTS:
         known = ", ".join(BUILTIN_PREFIX + k for k in BUILTIN_LISTS)
@@ -159,7 +472,13 @@ def load_builtin(name: str, *, keep_proper_nouns: bool = False) -> WordList:
     from english_words import get_english_words_set
 
     raw = get_english_words_set([name], alpha=False, lower=False)
-    return normalise(sorted(raw), source=BUILTIN_PREFIX + name, keep_proper_nouns=keep_proper_nouns)
+    return normalise(
+        sorted(raw),
+        source=BUILTIN_PREFIX + name,
+        keep_capitalised=keep_capitalised or keep_proper_nouns,
+        fold_accents=fold_accents,
+        language=language,
+    )
 
 
 def default_name(path: str | Path) -> str:

@@ -27,27 +27,44 @@ class Brute:
 
 def brute_force(words: list[str], rules: Rules) -> Brute:
     game = [w for w in words if len(w) >= rules.min_length]
+    infixes = {w[i:j] for w in game for i in range(len(w)) for j in range(i, len(w) + 1)}
     if rules.variant is Variant.GHOST:
 
         def is_fragment(f: str) -> bool:
             return any(w.startswith(f) for w in game)
+    elif rules.variant is Variant.ANAGRAM:
+
+        def is_fragment(f: str) -> bool:  # a multiset, as its sorted letters
+            return any(sorted(x) == sorted(f) for x in infixes)
     else:
 
         def is_fragment(f: str) -> bool:
             return any(f in w for w in game)
 
+    def is_word(f: str) -> bool:
+        if rules.variant is not Variant.ANAGRAM:
+            return f in game
+        # Anagram Ghost: over only when no arrangement that is part of a word is a non-word.
+        said = [x for x in infixes if sorted(x) == sorted(f)]
+        return bool(said) and all(x in game for x in said)
+
     letters = sorted(set("".join(game)))
 
     def plays(f: str) -> list[str]:
-        if f in game:
+        if is_word(f):
             return []
         out: list[str] = []
         for c in letters:
-            options = [f + c]
-            if rules.variant is not Variant.GHOST:
-                options.append(c + f)
-            if rules.variant is Variant.SUPERDUPER:
-                options += [f[::-1] + c, c + f[::-1]]
+            if rules.variant is Variant.ANAGRAM:
+                options = ["".join(sorted(f + c))]
+            elif rules.variant is Variant.INSERT:
+                options = [f[:i] + c + f[i:] for i in range(len(f) + 1)]
+            else:
+                options = [f + c]
+                if rules.variant is not Variant.GHOST:
+                    options.append(c + f)
+                if rules.variant is Variant.SUPERDUPER:
+                    options += [f[::-1] + c, c + f[::-1]]
             for g in options:
                 if g not in out and is_fragment(g):
                     out.append(g)
@@ -55,7 +72,7 @@ def brute_force(words: list[str], rules: Rules) -> Brute:
 
     @cache
     def value(f: str) -> tuple[bool, int]:
-        if f in game:
+        if is_word(f):
             return (not rules.misere, 0)
         results = [value(g) for g in plays(f)]
         losing = [n for win, n in results if not win]
@@ -70,7 +87,7 @@ def brute_force(words: list[str], rules: Rules) -> Brute:
         Every outcome is a path to a word; the strategist wins there if the word's
         value (for the player to move at it) is a win and the strategist is to move.
         """
-        if f in game:
+        if is_word(f):
             strategist_wins = value(f)[0] == strategist_moves
             return (0 if strategist_wins else 2, 1, len(f))
         options = [plan(g, not strategist_moves) for g in plays(f)]
@@ -83,7 +100,10 @@ def brute_force(words: list[str], rules: Rules) -> Brute:
             sum(o[2] for o in options),
         )
 
-    return Brute(value, plan, plays, is_fragment, game)
+    words_of_game = [f for f in sorted(infixes | {""}) if is_fragment(f) and is_word(f)]
+    if rules.variant is Variant.ANAGRAM:
+        words_of_game = sorted({"".join(sorted(f)) for f in words_of_game})
+    return Brute(value, plan, plays, is_fragment, words_of_game)
 
 
 def brute_safe(words: list[str], rules: Rules) -> Callable[[str], frozenset[int]]:
@@ -91,10 +111,11 @@ def brute_safe(words: list[str], rules: Rules) -> Callable[[str], frozenset[int]
     other seats do together, by plain recursion over strings (N seats in turn)."""
     n = rules.players
     base = brute_force(words, Rules(rules.variant, rules.min_length, rules.misere))
+    finals = set(base.game_words)
 
     @cache
     def safe(f: str) -> frozenset[int]:
-        if f in base.game_words:
+        if f in finals:
             completer = (len(f) - 1) % n
             if rules.misere:
                 return frozenset({completer})

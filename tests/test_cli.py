@@ -126,7 +126,7 @@ def test_not_a_database_file(tmp_path: Path) -> None:
     db = tmp_path / "text.db"
     db.write_text("hello, this is not sqlite\n" * 100)
     code, _, err = run("dictionaries", db=db)
-    assert code == 1 and "cannot use the database" in err
+    assert code == 1 and "is not a valid or intact database" in err
 
 
 def test_every_command_has_help() -> None:
@@ -147,3 +147,23 @@ def test_console_script_runs_as_a_process(five: Path) -> None:
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "gre" in proc.stdout
+
+
+def test_a_lookup_imports_no_numpy_alembic_or_solver(five: Path) -> None:
+    """`ghostdb lookup` starts fast: it loads only what reading a row needs."""
+    script = (
+        "import sys\n"
+        "from ghostdb.cli import app\n"
+        "try:\n"
+        f"    app(['lookup', 'five', 'gh', '--db', {str(five)!r}])\n"
+        "except SystemExit as exc:\n"
+        "    assert exc.code == 0, exc.code\n"
+        "heavy = ['numpy', 'alembic', 'ghostdb.solvers', 'ghostdb.graph', 'ghostdb.jobs',\n"
+        "         'sqlalchemy.dialects.postgresql', 'fastapi']\n"
+        "print([m for m in heavy if m in sys.modules])\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "[]"

@@ -19,7 +19,7 @@ from sqlalchemy import update
 
 from ghostdb import Rules, Store, open_store
 from ghostdb.errors import BadMove, DeadFragment, MissingPlans
-from ghostdb.rules import STANDARD_VARIANTS, Variant
+from ghostdb.rules import Variant
 from ghostdb.schema import solutions
 
 # -- hand-made expected output on "ghost green tan tree tries" --------------------------------
@@ -289,7 +289,7 @@ word_lists = st.lists(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     words=word_lists,
-    variant=st.sampled_from(list(STANDARD_VARIANTS)),
+    variant=st.sampled_from(list(Variant)),
     min_length=st.sampled_from([2, 3]),
     misere=st.booleans(),
 )

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from ghostdb import NotForThisGame, Rules, Store, open_store
-from ghostdb.rules import STANDARD_VARIANTS, Variant
+from ghostdb.rules import Variant
 from ghostdb.schema import positions
 
 word_lists = st.lists(
@@ -27,7 +27,7 @@ word_lists = st.lists(
 )
 @given(
     words=word_lists,
-    variant=st.sampled_from(list(STANDARD_VARIANTS)),
+    variant=st.sampled_from(list(Variant)),
     min_length=st.sampled_from([1, 2, 3]),
     misere=st.booleans(),
     players=st.integers(3, 5),

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from ghostdb.games import GhostGame
 from ghostdb.games.base import WIN
 from ghostdb.graph import build_graph
-from ghostdb.rules import STANDARD_VARIANTS, Rules, Variant
+from ghostdb.rules import Rules, Variant
 from ghostdb.solvers import solve
 
 
@@ -69,7 +69,7 @@ word_lists = st.lists(
 @settings(max_examples=150, deadline=None)
 @given(
     words=word_lists,
-    variant=st.sampled_from(list(STANDARD_VARIANTS)),
+    variant=st.sampled_from(list(Variant)),
     min_length=st.sampled_from([1, 2, 3]),
     misere=st.booleans(),
 )

@@ -8,6 +8,7 @@ rules type and `Game` subclass, registered in `STANDALONE` below.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from ghostdb.errors import BadMove
@@ -95,6 +96,7 @@ def game_name(name: str) -> str:
     return name if name in STANDALONE else "ghost"
 
 
+@cache
 def default_rules(name: str) -> RuleSet:
     return rules_from_options(game_name(name))
 

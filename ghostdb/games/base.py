@@ -16,18 +16,19 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ghostdb.errors import BadMove
+
+if TYPE_CHECKING:  # numpy is for building and solving: lookups start without it
+    import numpy as np
 
 LOSS, DRAW, TIE, WIN = 0, 1, 2, 3
 NOT_FINAL = -1
 VALUE_NAMES = ("loss", "draw", "tie", "win")
 """The stored text of each value code."""
-FLIP = np.array([WIN, DRAW, TIE, LOSS], dtype=np.int8)
-"""A child's value for its mover, seen by the player who moved there."""
+FLIP = (WIN, DRAW, TIE, LOSS)
+"""A child's value for its mover, seen by the player who moved there (by value code)."""
 
 
 @dataclass
@@ -67,9 +68,14 @@ class Game(ABC):
     word_game: ClassVar[bool] = False
     """Word games have dictionaries and memorisable plans (``strategy``, ``openings --words``)."""
     position_noun: ClassVar[str] = "position"
+    children_extend_key: bool = False
+    """Every move appends one character to the key (plain Ghost): a position's children
+    are the keys of the next level that it begins, one range of the primary key."""
 
     def __init__(self, rules: Any) -> None:
         self.rules = rules
+        self.key = rules.key
+        """The rule set's key, e.g. ``chopsticks/5``."""
 
     # -- the whole graph ---------------------------------------------------------------------
 
@@ -127,13 +133,6 @@ class Game(ABC):
         return key
 
 
-def group_starts(parent: np.ndarray) -> np.ndarray:
-    """Indices where each run of equal values in a sorted array starts."""
-    if len(parent) == 0:
-        return np.zeros(0, dtype=np.int64)
-    return np.flatnonzero(np.r_[True, parent[1:] != parent[:-1]])
-
-
 def graph_from_edges(
     keys: list[str],
     level: np.ndarray,
@@ -145,6 +144,8 @@ def graph_from_edges(
 ) -> PositionGraph:
     """A `PositionGraph` from small games' Python lists: nodes renumbered into storage order
     (level, key), duplicate (parent, child) edges reduced to the first move."""
+    import numpy as np
+
     order = sorted(range(len(keys)), key=lambda i: (int(level[i]), keys[i]))
     new = np.empty(len(keys), dtype=np.int32)
     new[order] = np.arange(len(keys), dtype=np.int32)

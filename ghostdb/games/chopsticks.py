@@ -28,8 +28,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-import numpy as np
-
 from ghostdb.errors import BadFragment, BadMove
 from ghostdb.games.base import LOSS, NOT_FINAL, Game, PositionGraph, graph_from_edges
 
@@ -175,6 +173,8 @@ class Chopsticks(Game):
     # -- the graph -------------------------------------------------------------------------
 
     def build(self, words: Sequence[str] | None = None) -> PositionGraph:
+        import numpy as np  # building only: lookups start without numpy
+
         start = self.start()
         index = {start: 0}
         keys, edges, queue = [start], [], [start]

@@ -22,8 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-
-import numpy as np
+from typing import Any
 
 from ghostdb.errors import BadMove, NotSolved
 from ghostdb.games.base import LOSS, NOT_FINAL, WIN, Game, PositionGraph
@@ -50,9 +49,14 @@ class GhostGame(Game):
         super().__init__(rules)
         self.alphabet = alphabet
         self._moves = rules.candidate_moves(alphabet)
+        self.children_extend_key = rules.variant is Variant.GHOST
+        self.key = rules.key
+        self._players = rules.players
 
     def build(self, words: Sequence[str] | None = None) -> PositionGraph:
-        from ghostdb import graph as builders  # numpy-heavy: only solving needs it
+        import numpy as np  # building only: lookups start without numpy
+
+        from ghostdb import graph as builders
 
         if not words:
             raise NotSolved("no words to build the game from")
@@ -94,7 +98,7 @@ class GhostGame(Game):
         return len(key)
 
     def to_move(self, key: str, players: int | None = None) -> int | None:
-        return self.rules.player_to_move(key, players)
+        return len(key) % (players or self._players)  # every move adds one letter
 
     def candidates(self, key: str) -> list[tuple[str, str]]:
         variant = self.rules.variant
@@ -178,5 +182,5 @@ def _insert_notation(letter: str, at: int, length: int) -> str:
     return f"{letter}@{at}"
 
 
-def _reorder(labels: list[str] | None, order: np.ndarray) -> list[str] | None:
+def _reorder(labels: list[str] | None, order: Any) -> list[str] | None:
     return None if labels is None else [labels[i] for i in order.tolist()]

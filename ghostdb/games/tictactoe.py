@@ -13,8 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-import numpy as np
-
 from ghostdb.errors import BadFragment, BadMove
 from ghostdb.games.base import LOSS, NOT_FINAL, TIE, Game, PositionGraph, graph_from_edges
 
@@ -110,6 +108,8 @@ class TicTacToe(Game):
         return "/".join(key[i : i + 3] for i in (0, 3, 6))
 
     def build(self, words: Sequence[str] | None = None) -> PositionGraph:
+        import numpy as np  # building only: lookups start without numpy
+
         start = self.start()
         index = {start: 0}
         keys, edges, queue = [start], [], [start]

@@ -21,11 +21,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ghostdb.games.base import DRAW, FLIP, LOSS, NOT_FINAL, TIE, WIN, PositionGraph, group_starts
+from ghostdb.games.base import DRAW, FLIP, LOSS, NOT_FINAL, TIE, WIN, PositionGraph
 
 SOLVER_VERSION = "2"
 
 NO_LENGTH = -1
+_FLIP = np.array(FLIP, dtype=np.int8)
+
+
+def group_starts(parent: np.ndarray) -> np.ndarray:
+    """Indices where each run of equal values in a sorted array starts."""
+    if len(parent) == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(np.r_[True, parent[1:] != parent[:-1]])
+
+
 _RANK_BITS = 24
 _LENGTH_BITS = 24
 
@@ -70,7 +80,7 @@ def reduce_moves(
     if len(starts) == 0:
         return
     group = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(parent)]))
-    mine = FLIP[value[child]].astype(np.int64)  # each move's value for the mover
+    mine = _FLIP[value[child]].astype(np.int64)  # each move's value for the mover
     child_len = length[child].astype(np.int64)
     # Wins and ties: the shortest first; losses: the longest first; draws: no length.
     length_key = np.where(mine == LOSS, (1 << _LENGTH_BITS) - 1 - child_len, child_len)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ghostdb.games.base import NOT_FINAL, WIN, PositionGraph, group_starts
-from ghostdb.solvers import Values
+from ghostdb.games.base import NOT_FINAL, WIN, PositionGraph
+from ghostdb.solvers import Values, group_starts
 from ghostdb.solvers.levels import level_bounds
 
 
