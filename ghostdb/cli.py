@@ -741,3 +741,23 @@ def db_current(db: DbOption = None) -> None:
 
 def main() -> None:  # pragma: no cover - console entry point
     app(prog_name="ghostdb")
+
+
+# -- the web ----------------------------------------------------------------------------------
+
+
+@app.command()
+def serve(
+    db: DbOption = None,
+    host: Annotated[
+        str, typer.Option(help="Address to listen on; anything but localhost is warned about.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+) -> None:
+    """Serve the JSON API and the web page (read-only; needs ghostdb[web]); Ctrl-C stops."""
+    try:
+        from ghostdb import web  # FastAPI and uvicorn: only this command pays for them
+    except ModuleNotFoundError as exc:
+        fail(f"the web server needs {exc.name}: install ghostdb[web]")
+    with store_for(db) as store:
+        web.serve(store, host, port)

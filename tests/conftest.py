@@ -86,3 +86,42 @@ def five(tmp_path: Path) -> Path:
         store.ingest(OWN_WORDLISTS / "five.txt")
         store.solve("five")
     return db
+
+
+# -- the web server (tests/test_web.py, tests/test_browser.py) ----------------------------------
+
+
+@pytest.fixture(scope="session")
+def web_db(tmp_path_factory: pytest.TempPathFactory, solved_enable1: Store) -> Path:
+    """A copy of solved_enable1's database with Chopsticks and tic-tac-toe solved beside it
+    (a copy, so the games never show up in the other tests' listings)."""
+    source = solved_enable1.engine.url.database
+    path = tmp_path_factory.mktemp("web") / "ghost.db"
+    with sqlite3.connect(source) as src, sqlite3.connect(path) as dst:
+        src.backup(dst)
+    with open_store(str(path)) as store:
+        store.solve("chopsticks")
+        store.solve("tictactoe")
+    return path
+
+
+@pytest.fixture(scope="session")
+def web_store(web_db: Path) -> Iterator[Store]:
+    with open_store(str(web_db), create=False) as store:
+        yield store
+
+
+@pytest.fixture(scope="session")
+def small_web_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """five.txt under four rule sets, with Chopsticks and tic-tac-toe: every route in
+    milliseconds (plans of a whole dictionary take seconds)."""
+    from ghostdb.rules import Variant
+
+    path = tmp_path_factory.mktemp("small-web") / "ghost.db"
+    with open_store(str(path)) as store:
+        store.ingest(OWN_WORDLISTS / "five.txt")
+        for rules in (Rules(), Rules(min_length=4), Rules(Variant.SUPER), Rules(misere=True)):
+            store.solve("five", rules)
+        store.solve("chopsticks")
+        store.solve("tictactoe")
+    return path

@@ -1,0 +1,40 @@
+"""``ghostdb serve``: the JSON API and the web page (needs ``ghostdb[web]``).
+
+Only the ``serve`` command imports this package, so FastAPI and uvicorn cost the other
+commands nothing at start-up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+
+from ghostdb.store import Store
+from ghostdb.web.app import create_app
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+__all__ = ["create_app", "serve"]
+
+
+def serve(store: Store, host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Serve ``store`` until Ctrl-C (or SIGTERM); the caller closes the store."""
+    import uvicorn
+
+    if host not in LOCAL_HOSTS:
+        print(
+            f"warning: serving on {host}: anyone who can reach this machine can read the store",
+            file=sys.stderr,
+        )
+    shown = f"[{host}]" if ":" in host else host
+    print(f"ghostdb: serving on http://{shown}:{port}/ (API docs at /docs; Ctrl-C stops)")
+    config = uvicorn.Config(
+        create_app(store),
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,  # a line per request would halve the lookups a second
+        timeout_graceful_shutdown=5,
+    )
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn shuts down, then passes Ctrl-C on
+        uvicorn.Server(config).run()

@@ -1,0 +1,114 @@
+"""The library calls behind the routes, and where they run.
+
+The Store keeps one raw DB-API connection per thread for lookups, and its caches
+tolerate races (a lost race only repeats work), so it serves many requests at once.
+Lookups take tens of microseconds on SQLite, less than a hand-off to a thread, so there
+they run on the event loop; everything else (and every call on a server database) runs
+in a small pool of threads of our own, which bounds the connections that threads hold
+(pool threads plus the loop's own) well below the engine's pool of 15.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import random
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from ghostdb.errors import DatabaseError, GhostdbError
+from ghostdb.games import RuleSet
+from ghostdb.play import choose, parse_players
+from ghostdb.store import Store
+from ghostdb.web import library
+
+T = TypeVar("T")
+
+THREADS = 4
+
+
+class Answers:
+    """One store, its thread pool, and the answers the hot routes share with the fast lane."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.executor = ThreadPoolExecutor(THREADS, thread_name_prefix="ghostdb-web")
+        self.inline = store.engine.dialect.name == "sqlite"
+        # Lookups run on the raw DB-API connection, so its errors arrive unwrapped.
+        self.database_errors: tuple[type[Exception], ...] = (
+            SQLAlchemyError,
+            store.engine.dialect.dbapi.Error,
+        )
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+    async def run(self, fn: Callable[..., T], *args: Any, light: bool = False, **kw: Any) -> T:
+        """``fn(*args, **kw)``: inline if ``light`` on SQLite, else in the pool."""
+        if light and self.inline:
+            return fn(*args, **kw)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, functools.partial(fn, *args, **kw))
+
+    def rules(self, name: str, options: dict[str, Any]) -> RuleSet:
+        return library.rules_for(self.store, name, **options)
+
+    async def position(self, name: str, fragment: str, options: dict[str, Any]) -> dict[str, Any]:
+        rules = self.rules(name, options)
+        pos = await self.run(self.store.lookup, name, fragment, rules, light=True)
+        return pos.as_dict()
+
+    async def move(
+        self,
+        name: str,
+        fragment: str,
+        options: dict[str, Any],
+        strategy: str,
+        skill: float,
+        seed: int | None,
+    ) -> dict[str, Any]:
+        """The computer's reply: with chance ``skill`` the strategy's move, else any legal
+        move at random.  The draw is `ghostdb.play.choose`'s own, in the same order on the
+        same generator (so a seed gives what ``ghostdb play --seed`` would), made here so
+        the reply can say which it was."""
+        rules = self.rules(name, options)
+        pos = await self.run(self.store.lookup, name, fragment, rules, light=True)
+        players = getattr(rules, "players", 2)
+        parse_players([strategy] * players)  # optimal and fastest are for two players
+        rng = random.Random(seed)
+        by = "strategy" if skill >= 1 or rng.random() < skill else "random"
+        play = choose(strategy if by == "strategy" else "random", pos, rng, players, rules)
+        return {
+            "name": name,
+            "rules": pos.rules,
+            "fragment": pos.fragment,
+            "strategy": strategy,
+            "skill": skill,
+            "seed": seed,
+            "by": by,
+            "play": play.as_dict(),
+        }
+
+
+def dumps(data: Any) -> bytes:
+    """The API's JSON encoding: compact UTF-8."""
+    return json.dumps(data, ensure_ascii=False, default=str, separators=(",", ":")).encode()
+
+
+def error_body(exc: Exception) -> tuple[int, dict[str, str]]:
+    """The status and body for a library error (404 for what is not there, the lookup
+    errors; 400 for the rest) or a database error (503)."""
+    if not isinstance(exc, GhostdbError):
+        reason = (str(getattr(exc, "orig", None) or exc).splitlines() or ["unknown"])[0]
+        return 503, {"error": f"the database did not answer: {reason}"}
+    if isinstance(exc, LookupError):
+        status = 404
+    elif isinstance(exc, DatabaseError):
+        status = 503
+    else:
+        status = 400
+    return status, {"error": str(exc)}

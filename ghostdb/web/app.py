@@ -1,0 +1,303 @@
+"""The ASGI app: a read-only JSON API over a `Store`, and the page that plays through it.
+
+Every route makes one library call and returns what the library's `as_dict()` gives, so
+the API answers exactly what ``ghostdb … --json`` prints.  Nothing here writes.  Where
+calls run is `ghostdb.web.answers`'s business; the hot lookups also take a fast lane
+(`ghostdb.web.fastlane`) past FastAPI's parameter handling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Annotated, Any, Literal
+
+from fastapi import Depends, FastAPI, Path, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+
+from ghostdb import __version__
+from ghostdb.errors import GhostdbError
+from ghostdb.render import opening_plan_dict
+from ghostdb.rules import MAX_PLAYERS
+from ghostdb.store import Store
+from ghostdb.web import library
+from ghostdb.web.answers import Answers, dumps, error_body
+from ghostdb.web.fastlane import FastLane
+from ghostdb.web.models import Catalogue, ErrorBody, MoveReply, PositionBody
+
+MAX_TEXT = 100
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"
+PAGE_HEADERS = {
+    # The page loads nothing from anywhere but this server.
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; base-uri 'none'; "
+    "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+}
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "Bad input: the library's one-line message."},
+    404: {"model": ErrorBody, "description": "Unknown name, unsolved rule set, dead fragment."},
+    422: {"model": ErrorBody, "description": "A parameter out of range or of the wrong type."},
+}
+
+# -- parameters ----------------------------------------------------------------------------
+
+Name = Annotated[
+    str,
+    Path(
+        max_length=MAX_TEXT,
+        pattern=NAME_PATTERN,
+        description="A stored dictionary or game (see /api/solutions).",
+        examples=["enable1", "chopsticks", "tictactoe"],
+    ),
+]
+Fragment = Annotated[
+    str,
+    Query(
+        max_length=MAX_TEXT,
+        description="The position's text key: a Ghost fragment ('' is the start).",
+        examples=["gho", "11-11", "x...o...."],
+    ),
+]
+
+
+async def rule_options(
+    rules: Annotated[
+        str | None,
+        Query(
+            max_length=40,
+            description="A Ghost variant (ghost, super, superduper) or a whole rule-set key "
+            "as /api/solutions lists them (ghost/4, chopsticks/5, tictactoe).",
+        ),
+    ] = None,
+    min_length: Annotated[
+        int | None, Query(ge=1, le=MAX_TEXT, description="Shortest word that ends the game.")
+    ] = None,
+    misere: Annotated[bool | None, Query(description="Misère: completing a word wins.")] = None,
+    players: Annotated[
+        int | None, Query(ge=2, le=MAX_PLAYERS, description="Ghost: how many players.")
+    ] = None,
+    fingers: Annotated[
+        int | None, Query(ge=1, le=MAX_TEXT, description="Chopsticks: a hand dies at this many.")
+    ] = None,
+    rollover: Annotated[
+        bool | None, Query(description="Chopsticks: a sum past the limit wraps round.")
+    ] = None,
+    transfers: Annotated[
+        bool | None, Query(description="Chopsticks: moving fingers between hands.")
+    ] = None,
+) -> dict[str, Any]:
+    return {
+        "rules": rules,
+        "min_length": min_length,
+        "misere": misere,
+        "players": players,
+        "fingers": fingers,
+        "rollover": rollover,
+        "transfers": transfers,
+    }
+
+
+RuleOptions = Annotated[dict[str, Any], Depends(rule_options)]
+
+
+async def vs_options(
+    vs_rules: Annotated[str | None, Query(max_length=40, description="b's rules.")] = None,
+    vs_min_length: Annotated[int | None, Query(ge=1, le=MAX_TEXT)] = None,
+    vs_misere: Annotated[bool | None, Query()] = None,
+) -> dict[str, Any]:
+    return {"rules": vs_rules, "min_length": vs_min_length, "misere": vs_misere}
+
+
+# -- responses -----------------------------------------------------------------------------
+
+
+def as_json(data: Any, status: int = 200) -> Response:
+    """JSON straight from the library's dicts: no second validation on the hot path."""
+    return Response(dumps(data), status_code=status, media_type="application/json")
+
+
+def error(status: int, message: str) -> Response:
+    return as_json({"error": message}, status)
+
+
+def validation_message(exc: RequestValidationError) -> str:
+    """One line naming the first bad parameter, e.g. ``min_length: Input should be…``."""
+    problems = exc.errors()
+    if not problems:
+        return "bad request"
+    first = problems[0]
+    where = ".".join(str(p) for p in first.get("loc", ())[1:]) or "request"
+    return f"{where}: {first.get('msg', 'invalid')}".splitlines()[0]
+
+
+# -- the app -------------------------------------------------------------------------------
+
+
+def create_app(store: Store) -> FastAPI:
+    """The API and the page over an open ``store`` (which the caller closes)."""
+    answers = Answers(store)
+    run, chosen = answers.run, answers.rules
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        answers.close()
+
+    app = FastAPI(
+        title="ghostdb",
+        version=__version__,
+        summary="Solved positions of Ghost and other finite games, read from stored rows.",
+        description="Every answer is a lookup of rows a solve job stored. Errors are "
+        '`{"error": "…"}` with the library\'s one-line message. The page is at `/`.',
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.add_middleware(FastLane, answers=answers)
+
+    # -- errors: always {"error": one line}, never a traceback ----------------------------
+
+    async def on_library_error(_request: Request, exc: Exception) -> Response:
+        status, body = error_body(exc)
+        return as_json(body, status)
+
+    for kind in (GhostdbError, *answers.database_errors):
+        app.add_exception_handler(kind, on_library_error)
+
+    @app.exception_handler(RequestValidationError)
+    async def on_bad_request(_request: Request, exc: RequestValidationError) -> Response:
+        return error(422, validation_message(exc))
+
+    @app.exception_handler(HTTPException)
+    async def on_http_error(_request: Request, exc: HTTPException) -> Response:
+        return error(exc.status_code, str(exc.detail))
+
+    # -- the API ------------------------------------------------------------------------
+
+    @app.get("/api/solutions", response_model=Catalogue, tags=["solutions"])
+    async def solutions() -> Response:
+        """Every stored dictionary or game with its published rule sets: each one's key
+        (give it as ``rules``) and description, and a dictionary's alphabet."""
+        return as_json({"solutions": await run(library.catalogue, store)})
+
+    @app.get("/api/{name}/position", response_model=PositionBody, responses=ERRORS, tags=["play"])
+    async def position(name: Name, options: RuleOptions, fragment: Fragment = "") -> Response:
+        """A stored position: its outcome for the player to move, game length, best move,
+        and every legal move **best first** with its own value, length and category (for
+        the mover: win, lose, tie or draw). The same as ``ghostdb lookup NAME FRAGMENT
+        --json``."""
+        return as_json(await answers.position(name, fragment, options))
+
+    @app.get("/api/{name}/move", response_model=MoveReply, responses=ERRORS, tags=["play"])
+    async def move(
+        name: Name,
+        options: RuleOptions,
+        fragment: Fragment = "",
+        strategy: Annotated[
+            Literal["optimal", "fastest", "rational", "random"],
+            Query(description="The computer's strategy (see `ghostdb play`)."),
+        ] = "optimal",
+        skill: Annotated[
+            float,
+            Query(
+                ge=0,
+                le=1,
+                allow_inf_nan=False,
+                description="The chance of playing the strategy's move rather than a random "
+                "legal one.",
+            ),
+        ] = 1.0,
+        seed: Annotated[
+            int | None, Query(ge=0, le=2**63 - 1, description="Make the choice repeatable.")
+        ] = None,
+    ) -> Response:
+        """The computer's reply at a position: one lookup, then the strategy's choice."""
+        return as_json(await answers.move(name, fragment, options, strategy, skill, seed))
+
+    @app.get("/api/{name}/line", responses=ERRORS, tags=["plans"])
+    async def line(name: Name, options: RuleOptions, fragment: Fragment = "") -> Response:
+        """The principal lines from a position: the winner ends the game as soon as
+        possible, the loser makes it last as long as possible (``ghostdb line --json``)."""
+        rules = chosen(name, options)
+        found = await run(store.line, name, fragment, rules)
+        return as_json(found.as_dict())
+
+    @app.get("/api/{name}/strategy", responses=ERRORS, tags=["plans"])
+    async def strategy_(
+        name: Name,
+        options: RuleOptions,
+        fragment: Fragment = "",
+        player: Annotated[
+            int | None, Query(ge=0, le=1, description="Strategist [who wins from there].")
+        ] = None,
+    ) -> Response:
+        """A player's best plan from a position: the outcomes to memorise and the plan as
+        a tree (``ghostdb strategy --format json``)."""
+        rules = chosen(name, options)
+        plan = await run(store.strategy, name, player, fragment, rules)
+        return as_json(plan.as_dict())
+
+    @app.get("/api/{name}/openings", responses=ERRORS, tags=["plans"])
+    async def openings(
+        name: Name,
+        options: RuleOptions,
+        words: Annotated[
+            bool, Query(description="For each first move, the winner's plan outcomes.")
+        ] = False,
+    ) -> Response:
+        """The first moves (``ghostdb openings --json``), or with ``words`` the outcomes
+        each winner must know (``ghostdb openings --words --json``)."""
+        rules = chosen(name, options)
+        if words:
+            items = await run(store.opening_plans, name, rules)
+            return as_json([opening_plan_dict(i) for i in items])
+        pos = await run(store.openings, name, rules)
+        return as_json(pos.as_dict())
+
+    @app.get("/api/{name}/report", responses=ERRORS, tags=["solutions"])
+    async def report(name: Name) -> Response:
+        """One row per published rule set: who wins and both players' best plans
+        (``ghostdb report --json``)."""
+        rows = await run(store.report, name)
+        return as_json({"dictionary": name, "solutions": [r.as_dict() for r in rows]})
+
+    @app.get("/api/compare", responses=ERRORS, tags=["solutions"])
+    async def compare(
+        a: Annotated[str, Query(max_length=MAX_TEXT, pattern=NAME_PATTERN, examples=["enable1"])],
+        options: RuleOptions,
+        vs: Annotated[dict[str, Any], Depends(vs_options)],
+        b: Annotated[str | None, Query(max_length=MAX_TEXT, pattern=NAME_PATTERN)] = None,
+        examples: Annotated[int, Query(ge=0, le=MAX_TEXT)] = 10,
+    ) -> Response:
+        """Two published solutions side by side and where they disagree: ``a`` under the
+        rule options, ``b`` (default ``a``) under the ``vs_`` ones (default the same)
+        (``ghostdb compare --json``)."""
+        left = chosen(a, options)
+        given = {k: v for k, v in vs.items() if v is not None}
+        if given.get("rules", "").lower() in library.VARIANTS or "rules" not in given:
+            given = {**options, **given}  # b's options default to a's, as on the command line
+        right = chosen(b or a, given)
+        found = await run(store.compare, a, b, left, right, examples=examples)
+        return as_json(found.as_dict())
+
+    # -- the page ---------------------------------------------------------------------------
+
+    static = resources.files("ghostdb.web") / "static"
+
+    def page(file: str) -> Callable[[], Any]:
+        body = (static / file).read_text(encoding="utf-8")
+
+        async def serve_page() -> HTMLResponse:
+            return HTMLResponse(body, headers=PAGE_HEADERS)
+
+        return serve_page
+
+    app.get("/", include_in_schema=False)(page("index.html"))
+    app.get("/docs", include_in_schema=False)(page("docs.html"))
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    return app

@@ -1,0 +1,302 @@
+"""The page in a real browser: Debian's Chromium, headless, driven by Playwright.
+
+Whole games by keyboard and by clicks against the computer, Chopsticks and tic-tac-toe,
+values, undo and redo, a game restored from its link, the explorer and the tables, the
+page at phone width; after each, the browser console must be clean.  Needs
+/usr/bin/chromium (``apt-get install chromium``); Playwright never downloads a browser.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ROOT, run
+
+from ghostdb import Store
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium: apt-get install chromium"),
+]
+
+
+@pytest.fixture(scope="module")
+def server(web_store: Store) -> Iterator[str]:
+    """The app under uvicorn in a thread of this process, on a free port."""
+    import uvicorn
+
+    from ghostdb.web import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = uvicorn.Config(create_app(web_store), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class Tab:
+    """A page, what its console said, and every URL it asked for."""
+
+    page: Any
+    base: str
+    problems: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+
+    def open(self, hash_: str = "") -> None:
+        self.page.goto(f"{self.base}/{hash_}")
+        self.page.wait_for_selector("#record", state="attached")
+        self.page.wait_for_function("document.querySelector('#chart svg') !== null")
+
+    def record(self) -> list[str]:
+        return self.page.locator("#record li").all_inner_texts()
+
+    def wait_moves(self, count: int) -> None:
+        """Until the game is over, or ``count`` moves are recorded and a human is to move."""
+        self.page.wait_for_function(
+            """n => document.querySelector('#result').textContent !== ''
+                || (document.querySelectorAll('#record li').length >= n
+                    && document.querySelector('#keys .key:not([disabled]),'
+                        + ' .board button:not([disabled])') !== null)""",
+            arg=count,
+            timeout=15_000,
+        )
+
+    def over(self) -> bool:
+        return self.page.locator("#result").inner_text() != ""
+
+
+@pytest.fixture
+def tab(browser: Any, server: str) -> Iterator[Tab]:
+    # Playwright's waits evaluate strings, which the page's CSP (no eval) would block.
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, bypass_csp=True)
+    page = context.new_page()
+    found = Tab(page, server)
+    page.on(
+        "console",
+        lambda m: (
+            found.problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None
+        ),
+    )
+    page.on("pageerror", lambda e: found.problems.append(f"page error: {e}"))
+    page.on("request", lambda r: found.requests.append(r.url))
+    yield found
+    context.close()
+    assert found.problems == []  # the console stayed clean
+    assert all(url.startswith(server) for url in found.requests)  # nothing from elsewhere
+
+
+def computer_moves(tab: Tab) -> int:
+    return sum(1 for line in tab.record() if line.startswith("player 1"))
+
+
+def test_a_whole_game_by_keyboard_follows_the_principal_line(tab: Tab, web_db: Path) -> None:
+    """ENABLE, words of 4+: the human opens n, then plays the stored best move each time;
+    the optimal computer replies through /move; the game ends on a principal line's word."""
+    tab.open("#name=enable1&rules=ghost/4&players=human,computer&values=1")
+    tab.page.keyboard.press("n")
+    tab.wait_moves(2)
+    while not tab.over():
+        moves = len(tab.record())
+        best = tab.page.locator("#keys .key.best").get_attribute("data-letter")
+        tab.page.keyboard.press(best)
+        tab.wait_moves(moves + 2)
+    word = tab.page.locator(".fragment").inner_text().strip()
+    code, out, err = run("line", "enable1", "n", "--min-length", "4", "--json", db=web_db)
+    assert code == 0, err
+    assert word in [e["word"] for e in json.loads(out)["endings"]]
+    assert "Player 1 (computer) completed the word" in tab.page.locator("#result").inner_text()
+    assert "player 0 (you) wins" in tab.page.locator("#result").inner_text()
+    asked = [u for u in tab.requests if "/api/enable1/move?" in u]
+    assert len(asked) == computer_moves(tab) > 0
+
+
+def test_a_whole_game_by_clicks_against_the_optimal_computer(tab: Tab) -> None:
+    tab.open("#name=enable1&rules=ghost/3&players=human,computer&strategy=optimal&values=1")
+    rng = random.Random(4)
+    moves = 0
+    while not tab.over():
+        keys = tab.page.locator("#keys .key:not(.dead):not([disabled])")
+        keys.nth(rng.randrange(keys.count())).click()
+        tab.wait_moves(moves + 2)
+        moves = len(tab.record())
+    result = tab.page.locator("#result").inner_text()
+    # Player 1 wins ENABLE with words of 3+: the optimal computer never loses.
+    assert "completed the word" in result and "player 1 (computer) wins" in result
+    assert computer_moves(tab) == len([u for u in tab.requests if "/move?" in u])
+
+
+def test_values_undo_redo_and_a_game_restored_from_its_link(
+    tab: Tab, browser: Any, server: str, tmp_path: Path
+) -> None:
+    tab.open("#name=enable1&rules=ghost/4&players=human,computer")
+    assert tab.page.locator("#keys .key.win").count() == 0
+    tab.page.keyboard.press("n")
+    tab.wait_moves(2)
+    tab.page.keyboard.press("y")  # a mistake: n y y is no word
+    tab.wait_moves(3)
+    assert tab.over() and "no word begins with 'nyy'" in tab.page.locator("#result").inner_text()
+    tab.page.locator("#undo").click()
+    assert len(tab.record()) == 2
+    tab.page.locator("#show-values").check()
+    assert tab.page.locator("#keys .key.win").count() == 1  # c is the only winning move
+    assert tab.page.locator("#keys .key.dead").count() > 0  # letters no word continues
+    assert tab.page.locator("#keys .key.best .val").inner_text().startswith("W")
+    tab.page.keyboard.press("c")
+    tab.wait_moves(4)
+    before = tab.record()
+    fragment = tab.page.locator(".fragment").inner_text()
+    tab.page.keyboard.press("Backspace")  # undo the computer's reply and the move before it
+    assert tab.record() == before[:2]
+    tab.page.keyboard.press("Control+y")
+    tab.page.keyboard.press("Control+y")
+    assert tab.record() == before
+    points = tab.page.locator("#chart svg circle, #chart svg rect, #chart svg path")
+    assert points.count() == len(before) + 1
+    shot = tmp_path / "web.png"
+    tab.page.screenshot(path=str(shot), full_page=True)
+    if os.environ.get("GHOSTDB_FIGURES"):
+        figures = ROOT / "scripts" / "figures"
+        figures.mkdir(exist_ok=True)
+        shutil.copy(shot, figures / "web.png")
+    link = tab.page.locator("#permalink").get_attribute("href")
+    assert "moves=n%2Cy%2Cc%2C" in link
+    other = browser.new_page(bypass_csp=True)
+    try:
+        other.goto(f"{server}/{link}")
+        other.wait_for_function("document.querySelectorAll('#record li').length === 4")
+        assert other.locator("#record li").all_inner_texts() == before
+        assert other.locator(".fragment").inner_text() == fragment
+        assert other.locator("#show-values").is_checked()
+    finally:
+        other.close()
+
+
+def test_chopsticks_by_clicks_to_a_decision_or_a_repeated_position(tab: Tab) -> None:
+    tab.open("#name=chopsticks&rules=chopsticks/5&players=human,computer&values=1")
+    # A tap by clicking hands: my left hand, then the opponent's left hand.
+    tab.page.locator(".hands .row").nth(1).locator("button").nth(0).click()
+    tab.page.locator(".hands .row").nth(0).locator("button").nth(0).click()
+    tab.wait_moves(2)
+    assert tab.record()[0].startswith("player 0 1>1")
+    for _ in range(40):
+        if tab.over():
+            break
+        moves = len(tab.record())
+        tab.page.locator("#keys .key:not([disabled])").first.click()  # the best move
+        tab.wait_moves(moves + 2)
+    result = tab.page.locator("#result").inner_text()
+    assert "drawn by repetition" in result or "wins" in result
+
+
+def test_tictactoe_by_keyboard_ends_in_a_tie_with_best_play(tab: Tab) -> None:
+    tab.open("#name=tictactoe&rules=tictactoe&players=human,computer&values=1")
+    moves = 0
+    while not tab.over():
+        best = tab.page.evaluate(
+            "fetch(location.origin + '/api/tictactoe/position?fragment=' +"
+            " [...document.querySelectorAll('.ttt button')].map(b => b.textContent[0] === 'X'"
+            " ? 'x' : b.textContent[0] === 'O' ? 'o' : '.').join('')).then(r => r.json())"
+            ".then(p => p.best_move)"
+        )
+        tab.page.keyboard.press(best)
+        tab.wait_moves(moves + 2)
+        moves = len(tab.record())
+    assert "Nobody wins" in tab.page.locator("#result").inner_text()
+
+
+def test_computer_against_computer_plays_to_the_end(tab: Tab) -> None:
+    tab.open("#name=enable1&rules=ghost/3&players=computer,computer")
+    tab.page.wait_for_function(
+        "document.querySelector('#result').textContent !== ''", timeout=60_000
+    )
+    assert "player 1 (computer) wins" in tab.page.locator("#result").inner_text()
+
+
+def test_principal_line_and_plan_from_a_position(tab: Tab) -> None:
+    tab.open("#name=enable1&rules=ghost/4&players=human,human&moves=n")
+    tab.page.locator("#show-line").click()
+    tab.page.wait_for_selector("#analysis table")
+    assert "nyctalopia" in tab.page.locator("#analysis").inner_text()
+
+
+def test_explorer_report_and_compare(tab: Tab) -> None:
+    tab.open()
+    tab.page.locator(".tab[data-tab=explore]").click()
+    tab.page.locator("#ex-name").select_option("enable1")
+    tab.page.locator("#ex-fragment").fill("gho")
+    tab.page.locator("#ex-fragment").press("Enter")
+    tab.page.wait_for_selector("#ex-out table")
+    assert "player 1 to move wins; best move s" in tab.page.locator("#ex-out").inner_text()
+    tab.page.locator("#ex-out button", has_text="ghou").click()
+    tab.page.wait_for_function("document.querySelector('#ex-out').textContent.includes('ghoul')")
+    tab.page.locator(".tab[data-tab=tables]").click()
+    tab.page.locator("#rep-name").select_option("tictactoe")
+    tab.page.locator("#report-form button").click()
+    tab.page.wait_for_selector("#rep-out table")
+    assert "tictactoe" in tab.page.locator("#rep-out").inner_text()
+    tab.page.locator("#cmp-a").select_option("enable1")
+    tab.page.locator("#cmp-a").dispatch_event("change")
+    tab.page.locator("#cmp-a-rules").select_option("ghost/3")
+    tab.page.locator("#cmp-b").select_option("enable1")
+    tab.page.locator("#cmp-b").dispatch_event("change")
+    tab.page.locator("#cmp-b-rules").select_option("ghost/4")
+    tab.page.locator("#compare-form button").click()
+    tab.page.wait_for_selector("#cmp-out table")
+    assert "h n" in tab.page.locator("#cmp-out").inner_text()
+
+
+def test_first_load_is_small_and_fits_a_phone(browser: Any, server: str) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, bypass_csp=True
+    )
+    page = context.new_page()
+    sizes: list[int] = []
+    page.on("response", lambda r: sizes.append(len(r.body())))
+    try:
+        page.goto(f"{server}/#name=enable1&rules=ghost/3")
+        page.wait_for_function("document.querySelector('#chart svg') !== null")
+        page.wait_for_load_state("networkidle")
+        assert 0 < sum(sizes) <= 300_000
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390
+    finally:
+        context.close()
