@@ -211,7 +211,7 @@ def _decode(text: _Text, codes: np.ndarray, src: np.ndarray, length: np.ndarray)
     begin = np.cumsum(width) - width
     buffer = np.empty(int(width.sum()), dtype=chars.dtype)
     position = np.int32 if len(codes) < 1 << 30 else np.int64  # int32: less to move
-    block = 1 << 20  # strings at a time: bounds the memory of the letter positions
+    block = 1 << 17  # strings at a time: bounds the memory of the letter positions
     for lo in range(0, len(src), block):
         w = width[lo : lo + block].astype(position)
         s = src[lo : lo + block].astype(position)
