@@ -440,7 +440,10 @@ def _walk(alphabet: str, forms: Sequence[Form], with_plans: bool, keep: Any) -> 
         child,
         and_(
             child.c.solution_id == sid,
-            child.c.level == walk.c.level + 1,
+            # A fragment's level is its length.  Written from the move, not from the
+            # walk's level, so that the planner must join the moves before the child
+            # (else SQLite scans a whole level of the solution for each step).
+            child.c.level == func.length(child_fragment),
             child.c.fragment == child_fragment,
         ),
     )

@@ -54,6 +54,13 @@ def _plans_table(name: str, with_level: bool) -> None:
     )
 
 
+def _rename_key(table: str, old: str, new: str) -> None:
+    """PostgreSQL names a primary key's index in one namespace for all tables: free the
+    name before a new table takes it (SQLite keeps constraint names per table)."""
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute(f"ALTER TABLE {table} RENAME CONSTRAINT {old} TO {new}")
+
+
 def upgrade() -> None:
     op.drop_index("ix_solutions_published", table_name="solutions")
     with op.batch_alter_table("solutions") as batch:
@@ -90,6 +97,7 @@ def upgrade() -> None:
 
     # positions and plans: a new primary key, so a new table and one copy of the rows.
     op.rename_table("positions", "positions_0002")
+    _rename_key("positions_0002", "pk_positions", "pk_positions_0002")
     op.create_table(
         "positions",
         sa.Column("solution_id", sa.Integer(), nullable=False),
@@ -114,6 +122,7 @@ def upgrade() -> None:
     )
     op.drop_table("positions_0002")
     op.rename_table("plans", "plans_0002")
+    _rename_key("plans_0002", "pk_plans", "pk_plans_0002")
     _plans_table("plans", with_level=True)
     op.execute(
         f"INSERT INTO plans (solution_id, level, fragment, {PLAN_COLUMNS}) "
@@ -134,6 +143,7 @@ def downgrade() -> None:
     )
     op.execute("DELETE FROM solutions WHERE dictionary_id IS NULL")
     op.rename_table("plans", "plans_0003")
+    _rename_key("plans_0003", "pk_plans", "pk_plans_0003")
     _plans_table("plans", with_level=False)
     op.execute(
         f"INSERT INTO plans (solution_id, fragment, {PLAN_COLUMNS}) "
@@ -141,6 +151,7 @@ def downgrade() -> None:
     )
     op.drop_table("plans_0003")
     op.rename_table("positions", "positions_0003")
+    _rename_key("positions_0003", "pk_positions", "pk_positions_0003")
     op.create_table(
         "positions",
         sa.Column("solution_id", sa.Integer(), nullable=False),
