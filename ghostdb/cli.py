@@ -597,6 +597,64 @@ def report(name: Name, json: Json = False, db: DbOption = None) -> None:
 
 
 @app.command()
+def verify(
+    name: Annotated[
+        str | None,
+        typer.Argument(
+            help="A dictionary or a game [default: every published solution in the store]."
+        ),
+    ] = None,
+    min_length: MinLength = None,
+    rules: RulesOption = None,
+    misere: Misere = False,
+    players: Players = None,
+    fingers: Fingers = None,
+    rollover: Rollover = False,
+    no_transfers: NoTransfers = False,
+    every: Annotated[bool, typer.Option("--all", help="Every published rule set of NAME.")] = False,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """Check stored solutions: the dictionary against its recorded hash, the positions
+    against the rules, and every stored value against the positions one move on.
+    Exit status 1 if anything disagrees."""
+    chosen = None
+    if name is None and (
+        every or min_length or rules or misere or players or fingers or rollover or no_transfers
+    ):
+        fail("rule options and --all need a NAME: without one, verify checks everything")
+    if name is not None and not every:
+        chosen = rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers, players)
+    elif every and (min_length or rules or players or fingers or rollover or no_transfers):
+        fail("--all checks every rule set of NAME: leave out the other rule options")
+    with store_for(db) as store:
+        verdicts = store.verify(name, chosen, every=every)
+    if json:
+        emit(
+            render.to_json(
+                {
+                    "ok": all(v.ok for v in verdicts),
+                    "solutions": [v.as_dict() for v in verdicts],
+                }
+            )
+        )
+    else:
+        emit(render.verdicts(verdicts))
+    bad = [v for v in verdicts if not v.ok]
+    if bad:
+        problems = sum(v.problems for v in bad)
+        fail(
+            f"{problems:,} inconsistent {'row' if problems == 1 else 'rows'} in {len(bad)} of "
+            f"{len(verdicts)} solutions: do not trust them; solve them again with --force"
+            + (
+                " after ingesting the word list again"
+                if any("dictionary" in v.findings for v in bad)
+                else ""
+            )
+        )
+
+
+@app.command()
 def survey(
     markdown: Annotated[
         bool, typer.Option("--markdown", help="Print a Markdown table (for a README).")

@@ -627,3 +627,63 @@ def position_exists(conn: Connection, solution_id: int, level: int, fragment: st
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+# -- verification ----------------------------------------------------------------------------
+
+STORED_POSITION_FIELDS = (
+    "level",
+    "fragment",
+    "reachable",
+    "outcome",
+    "game_length",
+    "best_next",
+    "winning_moves",
+    "drawing_moves",
+    "safe_seats",
+    "label",
+)
+STORED_PLAN_FIELDS = (
+    "level",
+    "fragment",
+    "plan_next",
+    "mover_lossiness",
+    "mover_outcomes",
+    "mover_letters",
+    "waiter_lossiness",
+    "waiter_outcomes",
+    "waiter_letters",
+)
+
+
+def _stream(conn: Connection, table: Any, fields: Sequence[Any], solution_id: int) -> list[Any]:
+    """Every row of one solution in ``table``, read through the raw driver connection
+    (millions of rows: SQLAlchemy's per-row work would cost more than the reading)."""
+    stmt = (
+        select(*(table.c[f] if isinstance(f, str) else f for f in fields))
+        .where(table.c.solution_id == bindparam("solution_id", type_=Integer))
+        .order_by(table.c.level, table.c.fragment)  # the primary key's order
+    )
+    conn.execute(select(literal(1)))  # begin the transaction the driver then reads in
+    query = FastQuery(stmt, conn.dialect)
+    return query.run(conn.connection.driver_connection, {"solution_id": solution_id})
+
+
+def stored_positions(conn: Connection, solution_id: int, value_names: Sequence[str]) -> list[Any]:
+    """Every position row of a solution, as tuples of `STORED_POSITION_FIELDS`, with the
+    outcome as its index in ``value_names`` (-1 if none): a small integer costs less to
+    read than a string."""
+    code = case(
+        *(
+            (positions.c.outcome == literal_column(f"'{name}'"), i)
+            for i, name in enumerate(value_names)
+        ),
+        else_=-1,
+    )
+    fields = [code if f == "outcome" else f for f in STORED_POSITION_FIELDS]
+    return _stream(conn, positions, fields, solution_id)
+
+
+def stored_plans(conn: Connection, solution_id: int) -> list[Any]:
+    """Every plan row of a solution, as tuples of `STORED_PLAN_FIELDS`."""
+    return _stream(conn, plans, STORED_PLAN_FIELDS, solution_id)

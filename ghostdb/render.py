@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ghostdb import wordlists
 from ghostdb.play import Match, SelfPlay, Turn
 from ghostdb.rules import Rules, Variant
 from ghostdb.strategies import Ending, Lines, Node, OpeningPlans, ReportRow, Strategy
+
+if TYPE_CHECKING:  # verify needs numpy: not imported on the lookup path
+    from ghostdb.verify import Verdict
+
 from ghostdb.values import (
     Comparison,
     DictionaryInfo,
@@ -681,4 +685,21 @@ def selfplay(report: SelfPlay, top: int = 10) -> str:
     ]
     if len(finals) > top:
         lines.append(f"… and {len(finals) - top:,} more (--json lists them all)")
+    return "\n".join(lines)
+
+
+def verdicts(items: Sequence[Verdict]) -> str:
+    """What `ghostdb verify` found: one line per solution, then each inconsistency."""
+    if not items:
+        return "no published solution to verify: solve one with `ghostdb solve NAME`"
+    lines = []
+    for v in items:
+        checked = f"{v.positions:,} positions" + (f", {v.plans:,} plans" if v.plans else "")
+        state = "ok" if v.ok else f"{v.problems:,} inconsistent"
+        lines.append(f"{v.name} {v.rules}: {state} ({checked} checked in {v.seconds:.2f} s)")
+        for note in v.notes:
+            lines.append(f"  note: {note}")
+        for finding in v.inconsistencies():
+            lines.append(f"  {finding.kind}: {finding.count:,}")
+            lines.extend(f"    {example}" for example in finding.examples)
     return "\n".join(lines)

@@ -66,6 +66,7 @@ from ghostdb.values import (
 
 if TYPE_CHECKING:
     from ghostdb.jobs import ProgressFn, SolveResult
+    from ghostdb.verify import Verdict
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
@@ -316,6 +317,33 @@ class Store:
             if name is not None and name not in g.STANDALONE:
                 self._dictionary_row(conn, name)
             return [_solution_info(r, interrupted(r)) for r in q.job_rows(conn, name)]
+
+    def verify(
+        self, name: str | None = None, rules: RuleSet | None = None, *, every: bool = False
+    ) -> list[Verdict]:
+        """Verify published solutions (see `ghostdb.verify`): of the whole store when
+        ``name`` is None, else every one of ``name`` (``every``) or the one of ``rules``
+        (default: the default rule set).  Read in one snapshot."""
+        from ghostdb.verify import verify_solution
+
+        conn = self.engine.connect()
+        if self.engine.dialect.name == "postgresql":
+            conn = conn.execution_options(isolation_level="REPEATABLE READ")
+        with conn:
+            chosen = list(q.all_published(conn))
+            if name is not None:
+                if name not in g.STANDALONE:
+                    self._dictionary_row(conn, name)
+                chosen = [r for r in chosen if r.name == name]
+                if not every:
+                    key = self._rules(name, rules).key
+                    chosen = [r for r in chosen if r.rules == key]
+                    if not chosen:
+                        self._solution_row(conn, name, self._rules(name, rules))
+            by_id = {d.id: d for d in q.all_dictionaries(conn)}
+            return [
+                verify_solution(conn, row, row.name, by_id.get(row.dictionary_id)) for row in chosen
+            ]
 
     def games(self) -> list[dict[str, Any]]:
         """Every game ghostdb knows, its rule options and what of it is solved."""

@@ -1,0 +1,668 @@
+"""Verify a stored solution: re-derive every stored value from the rows one move on.
+
+A solution is checked against what it was made from and against itself, never by
+trusting or re-running the solver that wrote it:
+
+* **input**: the SHA-256 of the dictionary's stored words against the hash recorded at
+  ingest and by the solve (a word inserted, deleted or changed since), or, for a game
+  without a dictionary, the hash of its rule key;
+* **structure**: the stored positions are exactly those the words (or the game's rules)
+  produce, each at its level: none missing, none extra;
+* **values**: every stored outcome, game length, best move, count of winning and drawing
+  moves, safe seats (more than two players) and reachable flag agrees with the stored
+  values of the positions one move away, by the rules stated in `ghostdb.solvers`; and
+  every stored plan rank with the plan ranks one move away (`ghostdb.solvers.plans`).
+
+Local agreement everywhere is enough: final positions are checked against the rules,
+and a stored game length must fall by one along the best move, so by induction on the
+true game length every win, loss and tie is right and what is left, a draw, is too.
+
+The checks are whole-array operations over the graph's edges (numpy), after one read of
+the solution's rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from sqlalchemy.engine import Connection
+
+from ghostdb import queries as q
+from ghostdb.games import game_of, parse_rules
+from ghostdb.games.base import DRAW, FLIP, LOSS, NOT_FINAL, VALUE_NAMES, WIN, PositionGraph
+from ghostdb.solvers import SOLVER_VERSION, group_starts
+from ghostdb.wordlists import content_sha256
+
+EXAMPLES = 5
+"""How many examples of each kind of inconsistency a report keeps."""
+
+KINDS = (
+    "dictionary",
+    "missing position",
+    "extra position",
+    "outcome",
+    "game length",
+    "best move",
+    "winning moves",
+    "drawing moves",
+    "safe seats",
+    "reachable",
+    "label",
+    "missing plan",
+    "extra plan",
+    "plan",
+)
+"""Every kind of inconsistency, in the order reports list them."""
+
+_CODE = {name: code for code, name in enumerate(VALUE_NAMES)}
+_FLIP = np.array([*FLIP, -1], dtype=np.int8)  # index -1 (an unreadable value) stays -1
+_NONE = -1  # a NULL length or seat mask
+_BIG = 1 << 40
+
+
+@dataclass
+class Finding:
+    """One kind of inconsistency: how many rows show it, and a few of them."""
+
+    kind: str
+    count: int = 0
+    examples: list[str] = field(default_factory=list)
+
+    def add(self, count: int, examples: list[str]) -> None:
+        self.count += count
+        self.examples.extend(examples[: EXAMPLES - len(self.examples)])
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "count": self.count, "examples": self.examples}
+
+
+@dataclass
+class Verdict:
+    """What `verify_solution` found about one published solution."""
+
+    name: str
+    rules: str
+    solution_id: int
+    positions: int = 0
+    plans: int = 0
+    seconds: float = 0.0
+    findings: dict[str, Finding] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    """Facts that make no answer wrong (an older solver version, an unrecorded input)."""
+
+    @property
+    def problems(self) -> int:
+        return sum(f.count for f in self.findings.values())
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+    def inconsistencies(self) -> list[Finding]:
+        """The findings in the order of `KINDS`."""
+        return [self.findings[k] for k in KINDS if k in self.findings]
+
+    def found(self, kind: str, count: int, examples: list[str]) -> None:
+        if count:
+            self.findings.setdefault(kind, Finding(kind)).add(count, examples)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "rules": self.rules,
+            "solution_id": self.solution_id,
+            "ok": self.ok,
+            "positions_checked": self.positions,
+            "plans_checked": self.plans,
+            "seconds": round(self.seconds, 3),
+            "inconsistencies": [f.as_dict() for f in self.inconsistencies()],
+            "notes": self.notes,
+        }
+
+
+def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any) -> Verdict:
+    """Check one published solution (a ``solutions`` row) of ``name``; ``dictionary`` is
+    its ``dictionaries`` row, or None for a game without one."""
+    started = time.perf_counter()
+    rules = parse_rules(solution.rules)
+    verdict = Verdict(name, solution.rules, solution.id)
+    if solution.solver_version != SOLVER_VERSION:
+        verdict.notes.append(
+            f"made by solver version {solution.solver_version} (this is {SOLVER_VERSION})"
+        )
+    words = None
+    if dictionary is not None:
+        stored = sorted(q.dictionary_words(conn, dictionary.id))
+        _check_dictionary(verdict, solution, dictionary, stored)
+        min_length = getattr(rules, "min_length", 1)
+        words = [w for w in stored if len(w) >= min_length]
+    else:
+        recorded = hashlib.sha256(rules.key.encode()).hexdigest()
+        if solution.input_sha256 not in (None, recorded):
+            verdict.found(
+                "dictionary",
+                1,
+                [
+                    f"the solution records input {solution.input_sha256[:12]}…"
+                    f" but {rules.key} hashes to {recorded[:12]}…"
+                ],
+            )
+    game = game_of(rules, dictionary.alphabet if dictionary is not None else "")
+    graph = game.build(words)
+    stored = _Stored.read(conn, solution.id, graph, verdict)
+    players = getattr(rules, "players", 2)
+    if players > 2:
+        _check_seats(verdict, graph, stored, players, bool(getattr(rules, "misere", False)))
+    else:
+        _check_values(verdict, graph, stored)
+    _check_reachable(verdict, graph, stored)
+    _check_labels(verdict, graph, stored)
+    if solution.has_plans:
+        _check_plans(verdict, conn, solution.id, graph, stored)
+    verdict.seconds = time.perf_counter() - started
+    return verdict
+
+
+def _check_dictionary(verdict: Verdict, solution: Any, dictionary: Any, stored: list[str]) -> None:
+    found = content_sha256(stored)
+    if found != dictionary.sha256:
+        change = len(stored) - dictionary.word_count
+        how = (
+            f"{change:+,} words since ingest"
+            if change
+            else "as many words as at ingest, but not the same ones"
+        )
+        verdict.found(
+            "dictionary",
+            1,
+            [
+                f"the stored words of {verdict.name} hash to {found[:12]}…, ingest recorded "
+                f"{dictionary.sha256[:12]}… ({how}): a word was inserted, deleted or changed"
+            ],
+        )
+    if solution.input_sha256 is None:
+        verdict.notes.append("solved before solutions recorded their input's hash")
+    elif solution.input_sha256 != dictionary.sha256:
+        verdict.found(
+            "dictionary",
+            1,
+            [
+                f"solved from words hashing to {solution.input_sha256[:12]}…, but the "
+                f"dictionary's hash is {dictionary.sha256[:12]}…"
+            ],
+        )
+
+
+@dataclass
+class _Stored:
+    """A solution's stored position rows, aligned with the graph's nodes."""
+
+    present: np.ndarray  # bool
+    value: np.ndarray  # int8 value code; -1 if missing or unreadable
+    length: np.ndarray  # int64; _NONE for NULL
+    best: np.ndarray  # object: the key of the position after the best move, or None
+    winning: np.ndarray
+    drawing: np.ndarray
+    reachable: np.ndarray  # bool
+    safe: np.ndarray  # int64; _NONE for NULL
+    labels: np.ndarray  # object
+
+    @classmethod
+    def read(cls, conn: Connection, solution_id: int, graph: PositionGraph, v: Verdict) -> _Stored:
+        rows = q.stored_positions(conn, solution_id, VALUE_NAMES)
+        v.positions = len(rows)
+        n = graph.size
+        cols = list(zip(*rows, strict=True)) if rows else [()] * len(q.STORED_POSITION_FIELDS)
+        level, fragment, reachable, outcome, length, best, winning, drawing, safe, label = cols
+        # Rows come in key order, which is the graph's node order when nothing is missing
+        # or extra (and the database compares text by code point, as SQLite does).
+        if list(fragment) == graph.keys and np.array_equal(level, graph.level):
+            pick = at = np.arange(n)
+        else:
+            at, pick = _align(fragment, level, graph, v)
+        present = np.zeros(n, dtype=bool)
+        present[at] = True
+        missing = np.flatnonzero(~present)
+        v.found(
+            "missing position",
+            len(missing),
+            [
+                f"{_show(graph.keys[i])} (level {graph.level[i]}) is not stored"
+                for i in missing[:EXAMPLES]
+            ],
+        )
+
+        def column(values: tuple[Any, ...], fill: Any, dtype: Any = np.int64) -> np.ndarray:
+            if dtype is object:
+                data = np.array(values, dtype=object)
+            else:  # NULL (None) becomes NaN, then the fill value
+                data = np.nan_to_num(np.array(values, dtype=np.float64), nan=fill)
+            out = np.full(n, fill, dtype=dtype)
+            out[at] = data[pick] if len(data) else data
+            return out
+
+        return cls(
+            present=present,
+            value=column(outcome, -1).astype(np.int8),
+            length=column(length, _NONE),
+            best=column(best, None, object),
+            winning=column(winning, 0),
+            drawing=column(drawing, 0),
+            reachable=column(reachable, 0).astype(bool),
+            safe=column(safe, _NONE),
+            labels=column(label, None, object),
+        )
+
+
+def _align(
+    fragment: tuple[str, ...], level: tuple[int, ...], graph: PositionGraph, v: Verdict
+) -> tuple[np.ndarray, np.ndarray]:
+    """(node, row) pairs of the rows that are positions of the graph at their level; the
+    other rows are reported as extra."""
+    index = {key: i for i, key in enumerate(graph.keys)}
+    node = np.array([index.get(f, -1) for f in fragment], dtype=np.int64)
+    ok = node >= 0
+    ok[ok] = graph.level[node[ok]] == np.array(level, dtype=np.int64)[ok]
+    extra = np.flatnonzero(~ok)
+    v.found(
+        "extra position",
+        len(extra),
+        [_extra(fragment[i], level[i], index, graph) for i in extra[:EXAMPLES]],
+    )
+    return node[ok], np.flatnonzero(ok)
+
+
+def _extra(fragment: str, level: int, index: dict[str, int], graph: PositionGraph) -> str:
+    i = index.get(fragment)
+    if i is None:
+        return f"{_show(fragment)} (level {level}) is no position of these rules"
+    return f"{_show(fragment)} is stored at level {level}, not {graph.level[i]}"
+
+
+def _show(key: str) -> str:
+    return repr(key) if key else "the start ('')"
+
+
+def _compare(
+    v: Verdict,
+    kind: str,
+    graph: PositionGraph,
+    check: np.ndarray,
+    stored: np.ndarray,
+    expected: np.ndarray,
+    say: Any,
+) -> None:
+    """Report the nodes where ``check`` holds and ``stored`` differs from ``expected``;
+    ``say(node, stored, expected)`` words an example."""
+    wrong = np.flatnonzero(check & (stored != expected))
+    v.found(
+        kind,
+        len(wrong),
+        [say(i, stored[i], expected[i]) for i in wrong[:EXAMPLES].tolist()],
+    )
+
+
+def _moves(graph: PositionGraph, s: _Stored) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(edge start indices, their parents, which parents can be checked): a parent can be
+    when it and every position one move away are stored with readable values."""
+    parent, child = graph.edge_parent, graph.edge_child
+    starts = group_starts(parent)
+    parents = parent[starts]
+    bad = (~s.present[child]) | (s.value[child] < 0)
+    checkable = np.zeros(graph.size, dtype=bool)
+    if len(starts):
+        checkable[parents] = np.add.reduceat(bad.astype(np.int32), starts) == 0
+    checkable &= s.present
+    return starts, parents, checkable
+
+
+def _check_values(v: Verdict, graph: PositionGraph, s: _Stored) -> None:
+    n = graph.size
+    final = graph.final != NOT_FINAL
+    value = np.where(final, graph.final, -1).astype(np.int8)
+    length = np.where(final, 0, _NONE).astype(np.int64)
+    best = np.full(n, _NONE, dtype=np.int64)
+    winning = np.zeros(n, dtype=np.int64)
+    drawing = np.zeros(n, dtype=np.int64)
+    starts, parents, checkable = _moves(graph, s)
+    parent, child = graph.edge_parent, graph.edge_child
+    if len(starts):
+        mine = _FLIP[s.value[child]]  # each move's value for its mover
+        value[parents] = np.maximum.reduceat(mine, starts)
+        winning[parents] = np.add.reduceat((mine == WIN).astype(np.int64), starts)
+        drawing[parents] = np.add.reduceat((mine == DRAW).astype(np.int64), starts)
+        decided = value[parent]
+        achieves = mine == decided
+        clen = s.length[child]
+        shortest = np.minimum.reduceat(np.where(achieves, clen, _BIG), starts)
+        longest = np.maximum.reduceat(np.where(achieves, clen, -_BIG), starts)
+        wanted = value[parents]
+        length[parents] = np.where(
+            wanted == DRAW, _NONE, np.where(wanted == LOSS, longest, shortest) + 1
+        )
+        # The best move: the first in move order that achieves the value and the length.
+        keeps = achieves & ((decided == DRAW) | (clen + 1 == length[parent]))
+        edge = np.minimum.reduceat(np.where(keeps, np.arange(len(child)), len(child)), starts)
+        best[parents] = child[np.minimum(edge, len(child) - 1)]
+    check = checkable | (s.present & final)
+    names = ("loss", "draw", "tie", "win")
+
+    def value_text(code: int) -> str:
+        return names[code] if 0 <= code < len(names) else "unreadable"
+
+    _compare(
+        v,
+        "outcome",
+        graph,
+        check,
+        s.value,
+        value,
+        lambda i, a, b: (
+            f"{_show(graph.keys[i])} is stored as a {value_text(a)}; "
+            + ("the rules make it" if final[i] else "its moves make it")
+            + f" a {value_text(b)}"
+        ),
+    )
+    _compare(
+        v,
+        "game length",
+        graph,
+        check,
+        s.length,
+        length,
+        lambda i, a, b: (
+            f"{_show(graph.keys[i])}: stored length {_length(a)}, its moves give {_length(b)}"
+        ),
+    )
+    _compare(
+        v,
+        "best move",
+        graph,
+        check,
+        s.best,
+        _key_array(graph)[best],
+        lambda i, a, b: (
+            f"{_show(graph.keys[i])}: stored best move to {_key(a)}, "
+            f"the first move keeping its value and length goes to {_key(b)}"
+        ),
+    )
+    for kind, stored, expected in (
+        ("winning moves", s.winning, winning),
+        ("drawing moves", s.drawing, drawing),
+    ):
+        _compare(
+            v,
+            kind,
+            graph,
+            check,
+            stored,
+            expected,
+            lambda i, a, b, kind=kind: (
+                f"{_show(graph.keys[i])}: stored {a} {kind}, its moves give {b}"
+            ),
+        )
+
+
+def _check_seats(v: Verdict, graph: PositionGraph, s: _Stored, players: int, misere: bool) -> None:
+    """More than two players: the safe seats, and the values derived from them."""
+    n = graph.size
+    everyone = (1 << players) - 1
+    final = graph.final != NOT_FINAL
+    completer = np.left_shift(1, (graph.level.astype(np.int64) - 1) % players)
+    safe = np.where(final, completer if misere else everyone & ~completer, _NONE)
+    mover = np.left_shift(1, graph.level.astype(np.int64) % players)
+    best = np.full(n, _NONE, dtype=np.int64)
+    winning = np.zeros(n, dtype=np.int64)
+    starts, parents, _ = _moves(graph, s)
+    parent, child = graph.edge_parent, graph.edge_child
+    checkable = s.present.copy()
+    if len(starts):
+        masks = s.safe[child]
+        unknown = (~s.present[child]) | (masks < 0)
+        checkable[parents] &= np.add.reduceat(unknown.astype(np.int32), starts) == 0
+        masks = np.where(masks < 0, 0, masks)
+        some = np.bitwise_or.reduceat(masks, starts)
+        every = np.bitwise_and.reduceat(masks, starts)
+        safe[parents] = (every & ~mover[parents]) | (some & mover[parents])
+        keeps = (masks & mover[parent]) != 0
+        winning[parents] = np.add.reduceat(keeps.astype(np.int64), starts)
+        first_keeping = np.minimum.reduceat(
+            np.where(keeps, np.arange(len(child)), len(child)), starts
+        )
+        best[parents] = child[np.where(first_keeping < len(child), first_keeping, starts)]
+    value = np.where((s.safe >= 0) & ((s.safe & mover) != 0), WIN, LOSS).astype(np.int8)
+    length = np.where(final, 0, _NONE)
+    _compare(
+        v,
+        "safe seats",
+        graph,
+        checkable,
+        s.safe,
+        safe,
+        lambda i, a, b: (
+            f"{_show(graph.keys[i])}: stored safe seats {_seats(a)}, "
+            f"its moves make them {_seats(b)}"
+        ),
+    )
+    present = s.present
+    _compare(
+        v,
+        "outcome",
+        graph,
+        present,
+        s.value,
+        value,
+        lambda i, a, b: (
+            f"{_show(graph.keys[i])}: stored {VALUE_NAMES[a] if a >= 0 else '?'}"
+            f", its safe seats make it a {VALUE_NAMES[b]} for the mover"
+        ),
+    )
+    _compare(
+        v,
+        "game length",
+        graph,
+        present,
+        s.length,
+        length,
+        lambda i, a, b: (
+            f"{_show(graph.keys[i])}: stored length {_length(a)}, expected {_length(b)}"
+        ),
+    )
+    _compare(
+        v,
+        "best move",
+        graph,
+        checkable,
+        s.best,
+        _key_array(graph)[best],
+        lambda i, a, b: (
+            f"{_show(graph.keys[i])}: stored best move to {_key(a)}, "
+            f"the first move keeping the mover safe goes to {_key(b)}"
+        ),
+    )
+    _compare(
+        v,
+        "winning moves",
+        graph,
+        checkable,
+        s.winning,
+        winning,
+        lambda i, a, b: f"{_show(graph.keys[i])}: stored {a} safe moves, its moves give {b}",
+    )
+    _compare(
+        v,
+        "drawing moves",
+        graph,
+        present,
+        s.drawing,
+        np.zeros(n, dtype=np.int64),
+        lambda i, a, b: f"{_show(graph.keys[i])}: stored {a} drawing moves, expected 0",
+    )
+
+
+def _check_reachable(v: Verdict, graph: PositionGraph, s: _Stored) -> None:
+    """Reachable: the start, and every position one move from a reachable one.  Where
+    every move raises the level that local rule decides it; with cycles, a search from
+    the start does."""
+    n = graph.size
+    parent, child = graph.edge_parent, graph.edge_child
+    if graph.acyclic:
+        expected = np.zeros(n, dtype=bool)
+        expected[child[s.reachable[parent]]] = True
+        has_missing_parent = np.zeros(n, dtype=bool)
+        has_missing_parent[child[~s.present[parent]]] = True
+        check = s.present & ~has_missing_parent
+    else:
+        expected = np.zeros(n, dtype=bool)
+        order = np.argsort(parent, kind="stable")
+        bounds = np.searchsorted(parent[order], np.arange(n + 1))
+        targets = child[order]
+        todo = deque([graph.start])
+        expected[graph.start] = True
+        while todo:
+            node = todo.popleft()
+            for nxt in targets[bounds[node] : bounds[node + 1]].tolist():
+                if not expected[nxt]:
+                    expected[nxt] = True
+                    todo.append(nxt)
+        check = s.present.copy()
+    expected[graph.start] = True
+    _compare(
+        v,
+        "reachable",
+        graph,
+        check,
+        s.reachable,
+        expected,
+        lambda i, a, b: (
+            f"{_show(graph.keys[i])} is stored as "
+            + ("reachable" if a else "unreachable")
+            + (" but no reachable position moves to it" if a else " but a game can reach it")
+        ),
+    )
+
+
+def _check_labels(v: Verdict, graph: PositionGraph, s: _Stored) -> None:
+    expected = np.array(graph.labels or [None] * graph.size, dtype=object)
+    wrong = np.flatnonzero(s.present & (s.labels != expected)).tolist()
+    v.found(
+        "label",
+        len(wrong),
+        [
+            f"{_show(graph.keys[i])} is labelled {s.labels[i]!r}, not {expected[i]!r}"
+            for i in wrong[:EXAMPLES]
+        ],
+    )
+
+
+def _check_plans(
+    v: Verdict, conn: Connection, solution_id: int, graph: PositionGraph, s: _Stored
+) -> None:
+    """Plan ranks (see `ghostdb.solvers.plans`): at a final position, its word; with the
+    opponent to move, every answer's outcomes added up; with the strategist to move, the
+    move to the best-ranked position for the opponent, first in move order among equals."""
+    rows = q.stored_plans(conn, solution_id)
+    v.plans = len(rows)
+    n = graph.size
+    keys = _key_array(graph)
+    cols = list(zip(*rows, strict=True)) if rows else [()] * len(q.STORED_PLAN_FIELDS)
+    level, fragment, nxt = cols[:3]
+    reach = np.flatnonzero(s.present & s.reachable)
+    if list(fragment) == keys[reach].tolist() and np.array_equal(level, graph.level[reach]):
+        at, pick, extra = reach, np.arange(len(reach)), []
+    else:
+        index = {key: i for i, key in enumerate(graph.keys)}
+        node = np.array([index.get(f, -1) for f in fragment], dtype=np.int64)
+        ok = node >= 0
+        ok[ok] = (graph.level[node[ok]] == np.array(level)[ok]) & s.reachable[node[ok]]
+        at, pick = node[ok], np.flatnonzero(ok)
+        extra = [fragment[i] for i in np.flatnonzero(~ok)]
+    has = np.zeros(n, dtype=bool)
+    has[at] = True
+    rank = np.zeros((6, n), dtype=np.int64)
+    plan = np.full(n, None, dtype=object)
+    if rows:
+        rank[:, at] = np.array(cols[3:], dtype=np.int64)[:, pick]
+        plan[at] = np.array(nxt, dtype=object)[pick]
+    v.found(
+        "extra plan",
+        len(extra),
+        [f"{_show(f)} has a plan but is no reachable position" for f in extra[:EXAMPLES]],
+    )
+    wanted = s.present & s.reachable
+    missing = np.flatnonzero(wanted & ~has)
+    v.found(
+        "missing plan",
+        len(missing),
+        [f"{_show(graph.keys[i])} is reachable but has no plan" for i in missing[:EXAMPLES]],
+    )
+    m_loss, m_out, m_let, w_loss, w_out, w_let = rank
+    final = graph.final != NOT_FINAL
+    wins = s.value == WIN  # at a final position: the strategist, to move there, has won
+    words = graph.word_length if graph.word_length is not None else np.zeros(n)
+    exp = np.zeros((6, n), dtype=np.int64)
+    exp[0] = np.where(final & ~wins, 2, 0)
+    exp[3] = np.where(final & wins, 2, 0)
+    exp[1] = exp[4] = final
+    exp[2] = exp[5] = np.where(final, words, 0)
+    exp_plan = np.full(n, -1, dtype=np.int64)
+    parent, child, order_rank = graph.edge_parent, graph.edge_child, graph.edge_rank
+    starts = group_starts(parent)
+    check = has & final
+    if len(starts):
+        parents = parent[starts]
+        ok = np.zeros(n, dtype=bool)
+        ok[parents] = np.add.reduceat((~has[child]).astype(np.int32), starts) == 0
+        lo = np.minimum.reduceat(m_loss[child], starts)
+        hi = np.maximum.reduceat(m_loss[child], starts)
+        exp[3][parents] = np.where(lo == hi, lo, 1)
+        exp[4][parents] = np.add.reduceat(m_out[child], starts)
+        exp[5][parents] = np.add.reduceat(m_let[child], starts)
+        order = np.lexsort((order_rank, w_let[child], w_out[child], w_loss[child], parent))
+        pick = child[order[starts]]
+        exp_plan[parents] = pick
+        exp[0][parents], exp[1][parents], exp[2][parents] = w_loss[pick], w_out[pick], w_let[pick]
+        check = has & (final | ok)
+    exp_next = keys[exp_plan]
+    wrong = check & ((rank != exp).any(axis=0) | (plan != exp_next))
+    bad = np.flatnonzero(wrong)
+    v.found(
+        "plan",
+        len(bad),
+        [
+            f"{_show(graph.keys[i])}: stored plan {_plan(rank[:, i], plan[i])}, its "
+            f"moves give {_plan(exp[:, i], exp_next[i])}"
+            for i in bad[:EXAMPLES].tolist()
+        ],
+    )
+
+
+def _plan(rank: np.ndarray, nxt: str | None) -> str:
+    return f"{tuple(int(x) for x in rank)} to {_key(nxt)}"
+
+
+def _key_array(graph: PositionGraph) -> np.ndarray:
+    """The keys as an object array with None last, so that node -1 reads as None."""
+    return np.array([*graph.keys, None], dtype=object)
+
+
+def _key(key: str | None) -> str:
+    return "nothing" if key is None else _show(key)
+
+
+def _length(length: int) -> str:
+    return "none" if length == _NONE else str(length)
+
+
+def _seats(mask: int) -> str:
+    if mask == _NONE:
+        return "none recorded"
+    return "{" + ", ".join(str(s + 1) for s in range(16) if mask >> s & 1) + "}"
+
+
+__all__ = ["KINDS", "Finding", "Verdict", "verify_solution"]

@@ -1,0 +1,414 @@
+"""`ghostdb verify`: every solution the store can make verifies clean, and every kind of
+tampering through raw SQL is named, with the position it happened at."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import OWN_WORDLISTS, run, shared_list
+
+from ghostdb import Rules, open_store
+from ghostdb.rules import Variant
+from ghostdb.verify import KINDS, Verdict
+
+# Real words (ENABLE's words beginning with "ca" and ending with "e" or "s"): positions
+# with several moves, wins, losses and plans of more than one word.
+CA = shared_list("enable1.txt")
+RULE_SETS = [
+    Rules(),
+    Rules(min_length=4),
+    Rules(Variant.SUPER),
+    Rules(Variant.SUPERDUPER, misere=True),
+    Rules(Variant.INSERT),
+    Rules(Variant.ANAGRAM),
+    Rules(min_length=4, players=3),
+]
+
+
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """'ca' under every kind of rule set, with Chopsticks and tic-tac-toe."""
+    folder = tmp_path_factory.mktemp("verify")
+    words = [
+        w for w in CA.read_text().split() if w.startswith("ca") and w[-1] in "es" and len(w) <= 7
+    ]
+    path = folder / "ca.txt"
+    path.write_text("\n".join(words) + "\n")
+    db = folder / "ghost.db"
+    with open_store(str(db)) as store:
+        store.ingest(path)
+        store.ingest(OWN_WORDLISTS / "five.txt")
+        for rules in RULE_SETS:
+            store.solve("ca", rules)
+        store.solve("five")
+        store.solve("chopsticks")
+        store.solve("chopsticks", store.rules_for("chopsticks", rollover=True))
+        store.solve("tictactoe")
+    return db
+
+
+@pytest.fixture
+def copy(solved: Path, tmp_path: Path) -> Path:
+    """A copy of the solved database to tamper with."""
+    db = tmp_path / "ghost.db"
+    with sqlite3.connect(solved) as src, sqlite3.connect(db) as dst:
+        src.backup(dst)
+    return db
+
+
+def verdicts(db: Path, name: str | None = None, **options: object) -> list[Verdict]:
+    with open_store(str(db), create=False) as store:
+        rules = store.rules_for(name, **options) if name and options else None
+        return store.verify(name, rules, every=name is not None and not options)
+
+
+def test_every_solution_verifies_clean(solved: Path) -> None:
+    found = verdicts(solved)
+    assert {(v.name, v.rules) for v in found} >= {
+        ("ca", "ghost/3"),
+        ("ca", "anagram/3"),
+        ("ca", "ghost/4/3p"),
+        ("chopsticks", "chopsticks/5"),
+        ("tictactoe", "tictactoe"),
+    }
+    assert len(found) == len(RULE_SETS) + 4
+    for v in found:
+        assert v.ok, (v.rules, [f.as_dict() for f in v.inconsistencies()])
+        assert v.positions > 0
+        assert not v.notes
+    plans = {v.rules: v.plans for v in found if v.name == "ca"}
+    assert plans["ghost/3"] > 0 and plans["ghost/4/3p"] == 0
+
+
+def test_the_cli_says_ok_and_exits_0(solved: Path) -> None:
+    code, out, err = run("verify", db=solved)
+    assert code == 0, err
+    assert "ca ghost/3: ok" in out and "tictactoe tictactoe: ok" in out
+    code, out, err = run("verify", "ca", "--rules", "super", "--json", db=solved)
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["ok"] is True
+    assert [s["rules"] for s in report["solutions"]] == ["super/3"]
+    assert report["solutions"][0]["positions_checked"] > 0
+
+
+def test_unknown_names_and_unsolved_rule_sets_are_one_line(solved: Path) -> None:
+    for args, says in (
+        (("verify", "nosuch"), "nosuch"),
+        (("verify", "five", "--min-length", "5"), "not solved"),
+        (("verify", "--all"), "need a NAME"),
+    ):
+        code, _, err = run(*args, db=solved)
+        assert code == 1
+        assert err.startswith("error:") and err.count("\n") == 1 and says in err
+
+
+# -- tampering ---------------------------------------------------------------------------------
+
+
+def sql(db: Path, statement: str, *params: object) -> None:
+    with sqlite3.connect(db) as conn:
+        changed = conn.execute(statement, params).rowcount
+    assert changed == 1, statement
+
+
+def one(db: Path, query: str, *params: object) -> tuple[object, ...]:
+    with sqlite3.connect(db) as conn:
+        row = conn.execute(query, params).fetchone()
+    assert row is not None, query
+    return row
+
+
+def solution_id(db: Path, rules: str, name: str = "ca") -> int:
+    column = "game" if name in ("chopsticks", "tictactoe") else "dictionary_id"
+    owner = (
+        f"game = '{name}' AND dictionary_id IS NULL"
+        if column == "game"
+        else f"dictionary_id = (SELECT id FROM dictionaries WHERE name = '{name}')"
+    )
+    (sid,) = one(
+        db, f"SELECT id FROM solutions WHERE {owner} AND rules = ? AND status = 'complete'", rules
+    )
+    return int(sid)  # type: ignore[call-overload]
+
+
+def inner(db: Path, sid: int, where: str = "1 = 1") -> tuple[str, int]:
+    """A position with at least two moves: (fragment, level)."""
+    fragment, level = one(
+        db,
+        "SELECT p.fragment, p.level FROM positions p WHERE p.solution_id = ? AND p.best_next "
+        f"IS NOT NULL AND p.reachable AND {where} AND (SELECT count(*) FROM positions c WHERE "
+        "c.solution_id = p.solution_id AND c.level = p.level + 1 AND "
+        "substr(c.fragment, 1, length(p.fragment)) = p.fragment) >= 2 ORDER BY p.level DESC, "
+        "p.fragment LIMIT 1",
+        sid,
+    )
+    return str(fragment), int(level)  # type: ignore[call-overload]
+
+
+def flip_outcome(db: Path) -> tuple[str, str, str]:
+    sid = solution_id(db, "ghost/3")
+    fragment, level = inner(db, sid)
+    sql(
+        db,
+        "UPDATE positions SET outcome = CASE outcome WHEN 'win' THEN 'loss' ELSE 'win' END "
+        "WHERE solution_id = ? AND level = ? AND fragment = ?",
+        sid,
+        level,
+        fragment,
+    )
+    return "ghost/3", "outcome", fragment
+
+
+def lengthen(db: Path) -> tuple[str, str, str]:
+    sid = solution_id(db, "super/3")
+    fragment, level = inner(db, sid, "p.level >= 1")
+    sql(
+        db,
+        "UPDATE positions SET game_length = game_length + 2 "
+        "WHERE solution_id = ? AND level = ? AND fragment = ?",
+        sid,
+        level,
+        fragment,
+    )
+    return "super/3", "game length", fragment
+
+
+def other_best_move(db: Path) -> tuple[str, str, str]:
+    sid = solution_id(db, "ghost/3")
+    fragment, level = inner(db, sid)
+    (other,) = one(
+        db,
+        "SELECT c.fragment FROM positions c, positions p WHERE p.solution_id = ? AND "
+        "p.level = ? AND p.fragment = ? AND c.solution_id = p.solution_id AND "
+        "c.level = p.level + 1 AND substr(c.fragment, 1, length(p.fragment)) = p.fragment "
+        "AND c.fragment <> p.best_next LIMIT 1",
+        sid,
+        level,
+        fragment,
+    )
+    sql(
+        db,
+        "UPDATE positions SET best_next = ? WHERE solution_id = ? AND level = ? AND fragment = ?",
+        other,
+        sid,
+        level,
+        fragment,
+    )
+    return "ghost/3", "best move", fragment
+
+
+def count_wins(db: Path) -> tuple[str, str, str]:
+    sid = solution_id(db, "ghost/4")
+    fragment, level = inner(db, sid)
+    sql(
+        db,
+        "UPDATE positions SET winning_moves = winning_moves + 1 "
+        "WHERE solution_id = ? AND level = ? AND fragment = ?",
+        sid,
+        level,
+        fragment,
+    )
+    return "ghost/4", "winning moves", fragment
+
+
+def delete_position(db: Path) -> tuple[str, str, str]:
+    sid = solution_id(db, "ghost/3")
+    fragment, level = one(
+        db,
+        "SELECT fragment, level FROM positions WHERE solution_id = ? AND best_next IS NULL "
+        "ORDER BY level, fragment LIMIT 1",
+        sid,
+    )
+    sql(
+        db,
+        "DELETE FROM positions WHERE solution_id = ? AND level = ? AND fragment = ?",
+        sid,
+        level,
+        fragment,
+    )
+    return "ghost/3", "missing position", str(fragment)
+
+
+def stray_position(db: Path) -> tuple[str, str, str]:
+    sid = solution_id(db, "ghost/3")
+    sql(
+        db,
+        "INSERT INTO positions (solution_id, level, fragment, reachable, outcome, game_length, "
+        "winning_moves, drawing_moves) VALUES (?, 3, 'cqz', 1, 'win', 1, 1, 0)",
+        sid,
+    )
+    return "ghost/3", "extra position", "cqz"
+
+
+def unreachable(db: Path) -> tuple[str, str, str]:
+    sid = solution_id(db, "ghost/3")
+    fragment, level = inner(db, sid, "p.level >= 1")
+    sql(
+        db,
+        "UPDATE positions SET reachable = 0 WHERE solution_id = ? AND level = ? AND fragment = ?",
+        sid,
+        level,
+        fragment,
+    )
+    return "ghost/3", "reachable", fragment
+
+
+def plan_rank(db: Path) -> tuple[str, str, str]:
+    sid = solution_id(db, "ghost/3")
+    fragment, level = inner(db, sid)
+    sql(
+        db,
+        "UPDATE plans SET waiter_outcomes = waiter_outcomes + 1 WHERE solution_id = ? "
+        "AND level = ? AND fragment = ?",
+        sid,
+        level,
+        fragment,
+    )
+    return "ghost/3", "plan", fragment
+
+
+def safe_seats(db: Path) -> tuple[str, str, str]:
+    sid = solution_id(db, "ghost/4/3p")
+    fragment, level = inner(db, sid)
+    sql(
+        db,
+        "UPDATE positions SET safe_seats = (safe_seats | 2) - (safe_seats & 2) "
+        "WHERE solution_id = ? AND level = ? AND fragment = ?",
+        sid,
+        level,
+        fragment,
+    )
+    return "ghost/4/3p", "safe seats", fragment
+
+
+def anagram_label(db: Path) -> tuple[str, str, str]:
+    sid = solution_id(db, "anagram/3")
+    fragment, level = one(
+        db,
+        "SELECT fragment, level FROM positions WHERE solution_id = ? AND level = 3 "
+        "AND label IS NOT NULL LIMIT 1",
+        sid,
+    )
+    sql(
+        db,
+        "UPDATE positions SET label = 'zzz' WHERE solution_id = ? AND level = ? AND fragment = ?",
+        sid,
+        level,
+        fragment,
+    )
+    return "anagram/3", "label", str(fragment)
+
+
+def chopsticks_draw(db: Path) -> tuple[str, str, str]:
+    sid = solution_id(db, "chopsticks/5", "chopsticks")
+    (fragment,) = one(
+        db,
+        "SELECT fragment FROM positions WHERE solution_id = ? AND outcome = 'draw' "
+        "ORDER BY fragment LIMIT 1",
+        sid,
+    )
+    sql(
+        db,
+        "UPDATE positions SET outcome = 'win', game_length = 3 WHERE solution_id = ? "
+        "AND fragment = ?",
+        sid,
+        fragment,
+    )
+    return "chopsticks/5", "outcome", str(fragment)
+
+
+TAMPERING: list[Callable[[Path], tuple[str, str, str]]] = [
+    flip_outcome,
+    lengthen,
+    other_best_move,
+    count_wins,
+    delete_position,
+    stray_position,
+    unreachable,
+    plan_rank,
+    safe_seats,
+    anagram_label,
+    chopsticks_draw,
+]
+
+
+@pytest.mark.parametrize("tamper", TAMPERING, ids=lambda f: f.__name__)
+def test_tampering_is_named_where_it_happened(
+    copy: Path, tamper: Callable[..., tuple[str, str, str]]
+) -> None:
+    rules, kind, fragment = tamper(copy)
+    assert kind in KINDS
+    found = {(v.name, v.rules): v for v in verdicts(copy)}
+    name = "chopsticks" if rules.startswith("chopsticks") else "ca"
+    bad = found[(name, rules)]
+    assert kind in bad.findings, [f.as_dict() for f in bad.inconsistencies()]
+    assert any(repr(fragment) in e for e in bad.findings[kind].examples), bad.findings[kind]
+    # Nothing else is blamed.
+    assert [key for key, v in found.items() if not v.ok] == [(name, rules)]
+    code, out, err = run("verify", db=copy)
+    assert code == 1
+    assert f"{kind}: " in out
+    assert err.startswith("error:") and err.count("\n") == 1 and "--force" in err
+
+
+def test_an_inserted_word_is_named(copy: Path) -> None:
+    sql(
+        copy,
+        "INSERT INTO words (dictionary_id, word) SELECT id, 'cxzes' FROM dictionaries "
+        "WHERE name = 'ca'",
+    )
+    for v in verdicts(copy, "ca"):
+        assert "dictionary" in v.findings
+        assert "+1 words since ingest" in v.findings["dictionary"].examples[0]
+        assert "missing position" in v.findings, v.rules
+        if v.rules == "ghost/3":
+            assert any("'cx'" in e for e in v.findings["missing position"].examples)
+    assert all(v.ok for v in verdicts(copy, "five"))
+
+
+def test_a_deleted_word_is_named(copy: Path) -> None:
+    (word,) = one(
+        copy,
+        "SELECT word FROM words w JOIN dictionaries d ON d.id = w.dictionary_id "
+        "WHERE d.name = 'ca' AND length(word) = 7 ORDER BY word DESC LIMIT 1",
+    )
+    sql(
+        copy,
+        "DELETE FROM words WHERE word = ? AND dictionary_id = (SELECT id FROM "
+        "dictionaries WHERE name = 'ca')",
+        word,
+    )
+    v = verdicts(copy, "ca", min_length=3)[0]
+    assert "-1 words since ingest" in v.findings["dictionary"].examples[0]
+    assert any(repr(word) in e for e in v.findings["extra position"].examples)
+
+
+def test_a_changed_game_solution_is_named(copy: Path) -> None:
+    sid = solution_id(copy, "tictactoe", "tictactoe")
+    sql(copy, "UPDATE solutions SET input_sha256 = ? WHERE id = ?", "0" * 64, sid)
+    (v,) = verdicts(copy, "tictactoe")
+    assert "dictionary" in v.findings
+
+
+@pytest.mark.slow
+def test_enable1_and_the_games_verify_clean(web_db: Path) -> None:
+    with open_store(str(web_db), create=False) as store:
+        found = store.verify()
+    assert {v.rules for v in found} >= {"ghost/3", "ghost/4", "chopsticks/5", "tictactoe"}
+    for v in found:
+        assert v.ok, (v.rules, [f.as_dict() for f in v.inconsistencies()])
+    ghost3 = next(v for v in found if v.rules == "ghost/3")
+    assert ghost3.positions == 387_878
+
+
+def test_verify_reads_but_never_writes(solved: Path) -> None:
+    from conftest import dump
+
+    before = dump(solved)
+    assert run("verify", db=solved)[0] == 0
+    assert dump(solved) == before
