@@ -100,3 +100,25 @@ def test_plans_and_lines_match_brute_force(pg: Store, tmp_path: Path) -> None:
                 plan = pg.strategy("small", player, fragment, rules)
                 expected = brute.plan(fragment, pos.to_move == player)
                 assert (len(plan.endings), plan.letters) == expected[1:]
+
+
+def test_verify_on_the_server(pg: Store) -> None:
+    """Every stored solution verifies clean on PostgreSQL (whose text order is its
+    collation's, not the code points'), and tampering is named there too."""
+    found = pg.verify()
+    assert {v.rules for v in found if v.name == "enable1"} >= {"ghost/3", "ghost/4"}
+    for v in found:
+        assert v.ok, (v.name, v.rules, [f.as_dict() for f in v.inconsistencies()])
+    ref = pg._ref("five", Rules(), refresh=True)
+    with pg.engine.begin() as conn:
+        conn.execute(
+            text(
+                "UPDATE positions SET outcome = CASE outcome WHEN 'win' THEN 'loss' ELSE 'win' "
+                "END WHERE solution_id = :sid AND fragment = 'g'"
+            ),
+            {"sid": ref.id},
+        )
+    (bad,) = pg.verify("five", Rules())
+    assert any("'g'" in e for e in bad.findings["outcome"].examples)
+    pg.solve("five", Rules(), force=True)
+    assert all(v.ok for v in pg.verify("five", every=True))
