@@ -14,12 +14,14 @@ The rows (the word list is ENABLE, ../shared/wordlists/enable1.txt, unless --wor
 - Chopsticks under four rule sets and tic-tac-toe;
 - Debian's wamerican-insane list (/usr/share/dict/american-english-insane);
 - whole plans, a comparison of two rule sets, self-play;
+- `ghostdb verify` of the stored Ghost and SuperDuperGhost solutions, best of 3;
+- `ghostdb solve --all` (six rule sets) with --jobs 1 and --jobs 2;
 - with --postgres URL, the Ghost solve and lookups on that server.
 
---quick leaves out the SuperDuperGhost rows and the big list.  --scale adds a table of solve
+--quick leaves out the SuperDuperGhost rows, --jobs and the big list.  --scale adds a table of solve
 time and peak memory against positions for lists of growing size and draws it to
 scripts/figures/scaling.png (with matplotlib).  --all adds --scale and the benchmarks of
-scripts/bench_web.py and scripts/bench_verify.py where they exist: a hook that defines
+scripts/bench_web.py (the web server): a hook that defines
 ``rows()`` returning (measure, result, target, passed) tuples joins the table; any other is
 run as a script and its output printed as it is.
 
@@ -58,7 +60,7 @@ BIG_LIST = Path("/usr/share/dict/american-english-insane")
 BIG_LIST_PACKAGE = "wamerican-insane"
 SUBSETS = (16, 8, 4, 2, 1)  # --scale: every k-th word of the big list
 FIGURE = SCRIPTS / "figures" / "scaling.png"
-HOOKS = ("bench_web.py", "bench_verify.py")
+HOOKS = ("bench_web.py",)
 
 GHOST, DUPER = "ghost/3", "superduper/3"
 VARIANTS = {GHOST: "Ghost", DUPER: "SuperDuperGhost"}
@@ -263,6 +265,8 @@ class Bench:
     wordlist: Path
     lookups: int
     enable_db: str = ""
+    duper_db: str = ""
+    """A database holding the word list solved for SuperDuperGhost (words of 3+ letters)."""
     """A database holding the word list solved for Ghost (words of 3+ letters)."""
     solved: dict[tuple[Path, str], Solved] = field(default_factory=dict)
     _dbs: int = 0
@@ -331,7 +335,7 @@ def enable_duper(bench: Bench) -> list[Row]:
     name = bench.name
 
     def ours() -> Run:
-        db = bench.fresh_db()
+        db = bench.duper_db = bench.fresh_db()
         ingest(db, bench.wordlist)
         return run(ghostdb("solve", name, "--rules", "superduper", "--db", db), SOLVE_TIMEOUT)
 
@@ -384,6 +388,45 @@ def lookups(bench: Bench) -> list[Row]:
             ("a fresh process", a),
             ("bare Python: import SQLAlchemy, read the row with sqlite3", b),
             1.2,
+        ),
+    ]
+
+
+def verify(bench: Bench) -> list[Row]:
+    """`ghostdb verify` as a fresh process on the stored ENABLE solutions."""
+    rows = []
+    for key, db, limit in ((GHOST, bench.enable_db, 2.0), (DUPER, bench.duper_db, 15.0)):
+        if not db:
+            rows.append(Row(f"{bench.name} {VARIANTS[key]}/3 verify", note="skipped (--quick)"))
+            continue
+        flags = ["--rules", "superduper"] if key == DUPER else []
+        done = min(
+            (run(ghostdb("verify", bench.name, *flags, "--db", db)) for _ in range(3)),
+            key=lambda r: r.seconds,
+        )
+        note = f"best of 3; peak {mb(done.peak_mb)}"
+        rows.append(
+            at_most(f"{bench.name} {VARIANTS[key]}/3 verify", done.seconds, limit, secs, note)
+        )
+    return rows
+
+
+def parallel(bench: Bench) -> list[Row]:
+    """`solve --all` (six rule sets) in one worker process and in two."""
+    walls = {}
+    for jobs in (1, 2):
+        db = bench.fresh_db()
+        ingest(db, bench.wordlist)
+        cmd = ghostdb("solve", bench.name, "--all", "--jobs", str(jobs), "--quiet", "--db", db)
+        walls[jobs] = run(cmd, SOLVE_TIMEOUT * 3).seconds
+    return [
+        Row(f"{bench.name} solve --all --jobs 1", secs(walls[1])),
+        at_most(
+            f"{bench.name} solve --all --jobs 2 / --jobs 1",
+            walls[2] / walls[1],
+            0.65,
+            times,
+            f"--jobs 2 took {secs(walls[2])}",
         ),
     ]
 
@@ -755,6 +798,9 @@ def main() -> None:
         else:
             rows += measure("big list", lambda: big_list(bench))
         rows += measure("plans, comparison, self-play", lambda: reads(bench))
+        rows += measure("verify", lambda: verify(bench))
+        if not args.quick:
+            rows += measure("solve --all in worker processes", lambda: parallel(bench))
         if args.postgres:
             rows += measure("PostgreSQL", lambda: postgres(bench, args.postgres))
         scaled = scaling(bench) if args.scale or args.all else None
