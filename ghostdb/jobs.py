@@ -36,19 +36,6 @@ ProgressFn = Callable[[str, int, int], None]
 
 CHUNK_ROWS = 50_000
 
-POSITION_COLUMNS = (
-    "solution_id",
-    "level",
-    "fragment",
-    "reachable",
-    "outcome",
-    "game_length",
-    "best_next",
-    "winning_moves",
-    "drawing_moves",
-    "safe_seats",
-    "label",
-)
 PLAN_COLUMNS = (
     "solution_id",
     "level",
@@ -276,20 +263,24 @@ def _rows(
     if (v.length < 0).any():  # draws have no length
         lengths = np.where(v.length < 0, None, v.length.astype(object)).tolist()
     best = np.array([*keys, None], dtype=object)[v.best].tolist()  # -1 picks the None
-    position_columns = [
-        job_id,
-        graph.level.tolist(),
-        keys,
-        v.reachable.tolist(),
-        names[v.value].tolist(),
-        lengths,
-        best,
-        v.winning_moves.tolist(),
-        v.drawing_moves.tolist(),
-        None if safe is None else safe.tolist(),
-        None if graph.labels is None else graph.labels,
-    ]
-    yield from _chunks(positions, POSITION_COLUMNS, position_columns, graph.size)
+    position_columns = {
+        "solution_id": job_id,
+        "level": graph.level.tolist(),
+        "fragment": keys,
+        "reachable": v.reachable.tolist(),
+        "outcome": names[v.value].tolist(),
+        "game_length": lengths,
+        "best_next": best,
+        "winning_moves": v.winning_moves.tolist(),
+        "drawing_moves": v.drawing_moves.tolist() if v.drawing_moves.any() else None,
+        "safe_seats": None if safe is None else safe.tolist(),
+        "label": graph.labels,
+    }
+    # A column that is its default in every row (no draws, two players, no labels: all of
+    # plain Ghost) is left out of the INSERT: binding it costs as much as a real column.
+    written = tuple(k for k, c in position_columns.items() if c is not None)
+    columns = [position_columns[k] for k in written]
+    yield from _chunks(positions, written, columns, graph.size)
     if p is None:
         return
     reach = np.flatnonzero(v.reachable)

@@ -12,6 +12,7 @@ The rows (the word list is ENABLE, ../shared/wordlists/enable1.txt, unless --wor
 - lookups through the Python API; `ghostdb lookup NAME gho` as a fresh process side by side
   with a bare Python process that imports SQLAlchemy and reads the same row with sqlite3;
 - Chopsticks under four rule sets and tic-tac-toe;
+- Insert and Anagram Ghost, and Ghost for three players, on the word list;
 - Debian's wamerican-insane list (/usr/share/dict/american-english-insane);
 - whole plans, a comparison of two rule sets, self-play;
 - `ghostdb verify` of the stored Ghost and SuperDuperGhost solutions, best of 3;
@@ -431,6 +432,20 @@ def parallel(bench: Bench) -> list[Row]:
     ]
 
 
+def variants(bench: Bench) -> list[Row]:
+    """The origin's open ideas on the word list: Insert and Anagram Ghost, three players."""
+    rows = []
+    for label, key, limit in (
+        ("Insert Ghost/3", "insert/3", 20.0),
+        ("Anagram Ghost/3", "anagram/3", 15.0),
+        ("Ghost/3, 3 players", "ghost/3/3p", 3.0),
+    ):
+        s = solve_list(bench, bench.wordlist, key)
+        note = f"{s.positions:,} positions; peak {mb(s.peak_mb)}; process {secs(s.wall)}"
+        rows.append(at_most(f"{bench.name} {label} solve + persist", s.seconds, limit, secs, note))
+    return rows
+
+
 def games(bench: Bench) -> list[Row]:
     """Each game's solve + persist, in a fresh database."""
     rows = []
@@ -793,6 +808,8 @@ def main() -> None:
             rows += measure("SuperDuperGhost, side by side", lambda: enable_duper(bench))
         rows += measure("lookups", lambda: lookups(bench))
         rows += measure("games", lambda: games(bench))
+        if not args.quick:
+            rows += measure("Insert, Anagram, 3 players", lambda: variants(bench))
         if args.quick:
             rows.append(Row(f"SuperDuperGhost, {list_name(BIG_LIST)}", note="skipped (--quick)"))
         else:
