@@ -19,11 +19,11 @@ The rows (the word list is ENABLE, ../shared/wordlists/enable1.txt, unless --wor
 - `ghostdb solve --all` (six rule sets) with --jobs 1 and --jobs 2;
 - with --postgres URL, the Ghost solve and lookups on that server.
 
---quick leaves out the SuperDuperGhost rows, --jobs and the big list.  --scale adds a table of solve
-time and peak memory against positions for lists of growing size and draws it to
-scripts/figures/scaling.png (with matplotlib).  --all adds --scale and the benchmarks of
-scripts/bench_web.py (the web server): a hook that defines
-``rows()`` returning (measure, result, target, passed) tuples joins the table; any other is
+--quick leaves out the SuperDuperGhost rows, the variants, --jobs and the big list.
+--scale adds a table of solve time and peak memory against positions for lists of growing
+size and draws it to scripts/figures/scaling.png (with matplotlib).  --all adds --scale and
+the benchmarks of scripts/bench_web.py (the web server): a hook that defines ``rows()``
+returning (measure, result, target, passed) tuples joins the table; any other is
 run as a script and its output printed as it is.
 
 Everything that touches ghostdb runs in a child process: the `ghostdb` command, or this
