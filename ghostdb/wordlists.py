@@ -322,6 +322,21 @@ def _letters_or_marks(word: str) -> bool:
     )
 
 
+_PLAIN = re.compile(r"[a-z\n]*")
+
+
+def _plain(words: list[str]) -> bool:
+    """Whether every word is lower-case ASCII letters, none too long, none twice: then
+    normalising changes nothing, and whole-list checks at C speed replace the word loop."""
+    return (
+        bool(words)
+        and _PLAIN.fullmatch("\n".join(words)) is not None
+        and max(map(len, words)) <= MAX_WORD_LETTERS
+        and len(set(words)) == len(words)
+        and "" not in words
+    )
+
+
 def _short(word: str) -> str:
     return word if len(word) <= 24 else f"{word[:24]}… ({len(word):,} letters)"
 
@@ -363,6 +378,13 @@ def normalise(
     capitalised: list[str] = []
     title_case = title_case_letters = lower_case = lower_case_letters = 0
     not_all_upper = False  # a cased word that is not all upper case: the list is mixed
+    raw_words = raw_words if isinstance(raw_words, list) else list(raw_words)
+    if _plain(raw_words):  # most English lists: every word is already as it will be stored
+        total = lower_case = len(raw_words)
+        lower_case_letters = sum(map(len, raw_words))
+        not_all_upper = True
+        accepted.update(raw_words)
+        raw_words = []
     for raw in raw_words:
         total += 1
         word = raw if raw.isascii() else unicodedata.normalize("NFC", raw)
