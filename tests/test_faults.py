@@ -600,7 +600,10 @@ def test_ctrl_c_during_a_solve(tmp_path: Path, enable1: Path) -> None:
     wait_until(lambda: job_statuses(db) == ["running"])
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
-    assert (proc.returncode, out, err) == (130, "", "interrupted: nothing was published\n")
+    # 130, or death by the SIGINT itself after the message (rarely, when the signal lands
+    # while the interpreter unwinds): a shell reports both as exit status 130.
+    assert proc.returncode in (130, -signal.SIGINT)
+    assert (out, err) == ("", "interrupted: nothing was published\n")
     assert job_statuses(db) == ["failed"]
     assert failed_job_only(before, dump(db))
 
