@@ -1,5 +1,5 @@
-"""SuperGhost, SuperDuperGhost and misère in the store: hand-checked small lists, notation,
-rule sets side by side, and `solve --all`."""
+"""Ghost's variants in the store: hand-checked small lists (SuperGhost, SuperDuperGhost,
+Insert, Anagram, misère), notation, rule sets side by side, and `solve --all`."""
 
 from __future__ import annotations
 
@@ -190,3 +190,46 @@ def _all_rows(store: Store, name: str, rules: Rules) -> list[tuple[object, ...]]
     with store.engine.connect() as conn:
         stmt = select(positions).where(positions.c.solution_id == ref.id)
         return [tuple(r)[1:] for r in conn.execute(stmt.order_by(positions.c.fragment))]
+
+
+# Insert and Anagram Ghost on "acc ccaa", words of 3+ letters, by hand.
+#
+# * Insert: from ac the only insertion that stays part of a word is acc (c before it
+#   makes cac, a anywhere aac or aca: no word holds them), so the mover at ac completes
+#   acc and loses.  Player 1 answers both a and c with ac: no first move wins.  In misère
+#   ac wins for its mover instead, so player 1 answers with ca, whose insertions are cca
+#   and caa, each completed to ccaa by player 1: again no first move wins.
+# * Anagram: positions are multisets, written sorted: a c aa ac cc aac acc aacc.  Only
+#   aacc is final: acc may be said cca and aac caa, which are parts of ccaa but no words.
+#   aac and acc lead only to aacc, so their movers (player 1) complete it: aa, ac and cc
+#   win for player 0, who wins with a and with c.  In misère player 1 completes aacc and
+#   wins: no first move wins.
+HAND_CHECKED = {
+    (Variant.INSERT, False): [],
+    (Variant.INSERT, True): [],
+    (Variant.ANAGRAM, False): ["a", "c"],
+    (Variant.ANAGRAM, True): [],
+}
+
+
+@pytest.mark.parametrize(("variant", "misere"), list(HAND_CHECKED))
+def test_hand_checked_insert_and_anagram(
+    store: Store, tmp_path: Path, variant: Variant, misere: bool
+) -> None:
+    store.ingest(write_list(tmp_path, "acc ccaa", "acc"))
+    rules = Rules(variant, 3, misere)
+    store.solve("acc", rules)
+    start = store.openings("acc", rules)
+    assert sorted(p.fragment for p in start.plays if p.wins) == HAND_CHECKED[variant, misere]
+    if variant is Variant.INSERT:
+        ac = store.lookup("acc", "ac", rules)
+        assert [p.fragment for p in ac.plays] == ["acc"]
+        assert ac.outcome.value == ("win" if misere else "loss")
+        ca = store.lookup("acc", "ca", rules)
+        assert sorted(p.fragment for p in ca.plays) == ["caa", "cca"]
+    else:
+        ac = store.lookup("acc", "ac", rules)
+        said = {p.fragment: p.label for p in ac.plays}
+        assert said == {"aac": "caa", "acc": "cca"}
+        assert not any(p.is_final for p in ac.plays)
+        assert store.lookup("acc", "acc", rules).plays[0].is_final
