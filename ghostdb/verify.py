@@ -403,7 +403,7 @@ def _check_values(v: Verdict, graph: PositionGraph, s: _Stored) -> None:
             stored,
             expected,
             lambda i, a, b, kind=kind: (
-                f"{_show(graph.keys[i])}: stored {a} {kind}, its moves give {b}"
+                f"{_show(graph.keys[i])}: {kind} stored {a}, its moves give {b}"
             ),
         )
 
@@ -492,7 +492,7 @@ def _check_seats(v: Verdict, graph: PositionGraph, s: _Stored, players: int, mis
         checkable,
         s.winning,
         winning,
-        lambda i, a, b: f"{_show(graph.keys[i])}: stored {a} safe moves, its moves give {b}",
+        lambda i, a, b: f"{_show(graph.keys[i])}: safe moves stored {a}, its moves give {b}",
     )
     _compare(
         v,
