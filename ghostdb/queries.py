@@ -687,3 +687,27 @@ def stored_positions(conn: Connection, solution_id: int, value_names: Sequence[s
 def stored_plans(conn: Connection, solution_id: int) -> list[Any]:
     """Every plan row of a solution, as tuples of `STORED_PLAN_FIELDS`."""
     return _stream(conn, plans, STORED_PLAN_FIELDS, solution_id)
+
+
+def packed_positions(conn: Connection, solution_id: int, value_names: Sequence[str]) -> Any:
+    """SQLite only: every position row of a solution packed into one text per column
+    (fragments and best moves joined by newlines, numbers by commas, NULL as -1 or
+    empty), in key order, with the count of labels and of rows; None without rows.
+
+    Aggregated in SQL because making a Python object of every value of millions of rows
+    costs more than the reading.  The caller checks the order: the packed fragments must
+    equal the keys it expects, joined the same way."""
+    code = " ".join(f"WHEN '{name}' THEN {i}" for i, name in enumerate(value_names))
+    sql = (
+        "SELECT group_concat(fragment, char(10)), group_concat(level), "
+        "group_concat(reachable), "
+        f"group_concat(CASE outcome {code} ELSE -1 END), "
+        "group_concat(coalesce(game_length, -1)), "
+        "group_concat(coalesce(best_next, ''), char(10)), "
+        "group_concat(winning_moves), group_concat(drawing_moves), "
+        "group_concat(coalesce(safe_seats, -1)), count(label), count(*) "
+        "FROM (SELECT * FROM positions WHERE solution_id = :solution_id "
+        "ORDER BY level, fragment)"
+    )
+    row = conn.execute(text(sql), {"solution_id": solution_id}).one()
+    return None if not row[-1] else row

@@ -214,6 +214,10 @@ class _Stored:
 
     @classmethod
     def read(cls, conn: Connection, solution_id: int, graph: PositionGraph, v: Verdict) -> _Stored:
+        if conn.dialect.name == "sqlite" and graph.labels is None:
+            packed = cls._packed(conn, solution_id, graph, v)
+            if packed is not None:
+                return packed
         rows = q.stored_positions(conn, solution_id, VALUE_NAMES)
         v.positions = len(rows)
         n = graph.size
@@ -256,6 +260,39 @@ class _Stored:
             reachable=column(reachable, 0).astype(bool),
             safe=column(safe, _NONE),
             labels=column(label, None, object),
+        )
+
+    @classmethod
+    def _packed(
+        cls, conn: Connection, solution_id: int, graph: PositionGraph, v: Verdict
+    ) -> _Stored | None:
+        """The rows read packed (see `queries.packed_positions`) when they are exactly the
+        graph's positions in its order and carry no labels; else None."""
+        row = q.packed_positions(conn, solution_id, VALUE_NAMES)
+        if row is None or row[0] != "\n".join(graph.keys) or row[-2]:
+            return None
+
+        def numbers(packed: str) -> np.ndarray:
+            found = np.fromstring(packed, dtype=np.int64, sep=",")  # C-speed parsing
+            if len(found) != graph.size:  # cannot happen with integers from SQL
+                raise ValueError("a packed column does not hold one number a position")
+            return found
+
+        if not np.array_equal(numbers(row[1]), graph.level):
+            return None
+        v.positions = int(row[-1])
+        best = np.array(row[5].split("\n"), dtype=object)
+        best[best == ""] = None
+        return cls(
+            present=np.ones(graph.size, dtype=bool),
+            value=numbers(row[3]).astype(np.int8),
+            length=numbers(row[4]),
+            best=best,
+            winning=numbers(row[6]),
+            drawing=numbers(row[7]),
+            reachable=numbers(row[2]).astype(bool),
+            safe=numbers(row[8]),
+            labels=np.full(graph.size, None, dtype=object),
         )
 
 
