@@ -36,18 +36,7 @@ ProgressFn = Callable[[str, int, int], None]
 
 CHUNK_ROWS = 50_000
 
-PLAN_COLUMNS = (
-    "solution_id",
-    "level",
-    "fragment",
-    "plan_next",
-    "mover_lossiness",
-    "mover_outcomes",
-    "mover_letters",
-    "waiter_lossiness",
-    "waiter_outcomes",
-    "waiter_letters",
-)
+PLAN_COLUMNS = tuple(plans.c.keys())
 
 
 @dataclass(frozen=True)

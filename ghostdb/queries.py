@@ -631,29 +631,8 @@ def now() -> datetime:
 
 # -- verification ----------------------------------------------------------------------------
 
-STORED_POSITION_FIELDS = (
-    "level",
-    "fragment",
-    "reachable",
-    "outcome",
-    "game_length",
-    "best_next",
-    "winning_moves",
-    "drawing_moves",
-    "safe_seats",
-    "label",
-)
-STORED_PLAN_FIELDS = (
-    "level",
-    "fragment",
-    "plan_next",
-    "mover_lossiness",
-    "mover_outcomes",
-    "mover_letters",
-    "waiter_lossiness",
-    "waiter_outcomes",
-    "waiter_letters",
-)
+STORED_POSITION_FIELDS = ("level", *POSITION_FIELDS)
+STORED_PLAN_FIELDS = tuple(plans.c.keys())[1:]  # all but solution_id, in table order
 
 
 def _stream(conn: Connection, table: Any, fields: Sequence[Any], solution_id: int) -> list[Any]:

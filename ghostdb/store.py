@@ -336,10 +336,10 @@ class Store:
                     self._dictionary_row(conn, name)
                 chosen = [r for r in chosen if r.name == name]
                 if not every:
-                    key = self._rules(name, rules).key
-                    chosen = [r for r in chosen if r.rules == key]
+                    rules = self._rules(name, rules)
+                    chosen = [r for r in chosen if r.rules == rules.key]
                     if not chosen:
-                        self._solution_row(conn, name, self._rules(name, rules))
+                        self._solution_row(conn, name, rules)  # raises the right error
             by_id = {d.id: d for d in q.all_dictionaries(conn)}
             return [
                 verify_solution(conn, row, row.name, by_id.get(row.dictionary_id)) for row in chosen

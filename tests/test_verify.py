@@ -150,32 +150,54 @@ def inner(db: Path, sid: int, where: str = "1 = 1") -> tuple[str, int]:
     return str(fragment), int(level)  # type: ignore[call-overload]
 
 
-def flip_outcome(db: Path) -> tuple[str, str, str]:
-    sid = solution_id(db, "ghost/3")
-    fragment, level = inner(db, sid)
-    sql(
-        db,
-        "UPDATE positions SET outcome = CASE outcome WHEN 'win' THEN 'loss' ELSE 'win' END "
-        "WHERE solution_id = ? AND level = ? AND fragment = ?",
-        sid,
-        level,
-        fragment,
-    )
-    return "ghost/3", "outcome", fragment
+def one_value(
+    name: str,
+    rules: str,
+    kind: str,
+    assignment: str,
+    table: str = "positions",
+    where: str = "1 = 1",
+) -> Callable[[Path], tuple[str, str, str]]:
+    """A tampering that sets ``assignment`` in one row of ``table`` at a position with at
+    least two moves (``where`` narrows it), and the kind of inconsistency it makes."""
+
+    def tamper(db: Path) -> tuple[str, str, str]:
+        sid = solution_id(db, rules)
+        fragment, level = inner(db, sid, where)
+        sql(
+            db,
+            f"UPDATE {table} SET {assignment} WHERE solution_id = ? AND level = ? AND fragment = ?",
+            sid,
+            level,
+            fragment,
+        )
+        return rules, kind, fragment
+
+    tamper.__name__ = name
+    return tamper
 
 
-def lengthen(db: Path) -> tuple[str, str, str]:
-    sid = solution_id(db, "super/3")
-    fragment, level = inner(db, sid, "p.level >= 1")
-    sql(
-        db,
-        "UPDATE positions SET game_length = game_length + 2 "
-        "WHERE solution_id = ? AND level = ? AND fragment = ?",
-        sid,
-        level,
-        fragment,
-    )
-    return "super/3", "game length", fragment
+flip_outcome = one_value(
+    "flip_outcome",
+    "ghost/3",
+    "outcome",
+    "outcome = CASE outcome WHEN 'win' THEN 'loss' ELSE 'win' END",
+)
+lengthen = one_value(
+    "lengthen", "super/3", "game length", "game_length = game_length + 2", where="p.level >= 1"
+)
+count_wins = one_value(
+    "count_wins", "ghost/4", "winning moves", "winning_moves = winning_moves + 1"
+)
+unreachable = one_value(
+    "unreachable", "ghost/3", "reachable", "reachable = 0", where="p.level >= 1"
+)
+plan_rank = one_value(
+    "plan_rank", "ghost/3", "plan", "waiter_outcomes = waiter_outcomes + 1", table="plans"
+)
+safe_seats = one_value(
+    "safe_seats", "ghost/4/3p", "safe seats", "safe_seats = (safe_seats | 2) - (safe_seats & 2)"
+)
 
 
 def other_best_move(db: Path) -> tuple[str, str, str]:
@@ -200,20 +222,6 @@ def other_best_move(db: Path) -> tuple[str, str, str]:
         fragment,
     )
     return "ghost/3", "best move", fragment
-
-
-def count_wins(db: Path) -> tuple[str, str, str]:
-    sid = solution_id(db, "ghost/4")
-    fragment, level = inner(db, sid)
-    sql(
-        db,
-        "UPDATE positions SET winning_moves = winning_moves + 1 "
-        "WHERE solution_id = ? AND level = ? AND fragment = ?",
-        sid,
-        level,
-        fragment,
-    )
-    return "ghost/4", "winning moves", fragment
 
 
 def delete_position(db: Path) -> tuple[str, str, str]:
@@ -243,47 +251,6 @@ def stray_position(db: Path) -> tuple[str, str, str]:
         sid,
     )
     return "ghost/3", "extra position", "cqz"
-
-
-def unreachable(db: Path) -> tuple[str, str, str]:
-    sid = solution_id(db, "ghost/3")
-    fragment, level = inner(db, sid, "p.level >= 1")
-    sql(
-        db,
-        "UPDATE positions SET reachable = 0 WHERE solution_id = ? AND level = ? AND fragment = ?",
-        sid,
-        level,
-        fragment,
-    )
-    return "ghost/3", "reachable", fragment
-
-
-def plan_rank(db: Path) -> tuple[str, str, str]:
-    sid = solution_id(db, "ghost/3")
-    fragment, level = inner(db, sid)
-    sql(
-        db,
-        "UPDATE plans SET waiter_outcomes = waiter_outcomes + 1 WHERE solution_id = ? "
-        "AND level = ? AND fragment = ?",
-        sid,
-        level,
-        fragment,
-    )
-    return "ghost/3", "plan", fragment
-
-
-def safe_seats(db: Path) -> tuple[str, str, str]:
-    sid = solution_id(db, "ghost/4/3p")
-    fragment, level = inner(db, sid)
-    sql(
-        db,
-        "UPDATE positions SET safe_seats = (safe_seats | 2) - (safe_seats & 2) "
-        "WHERE solution_id = ? AND level = ? AND fragment = ?",
-        sid,
-        level,
-        fragment,
-    )
-    return "ghost/4/3p", "safe seats", fragment
 
 
 def anagram_label(db: Path) -> tuple[str, str, str]:
