@@ -232,11 +232,12 @@ class Store:
                 q.clear_dictionary(conn, dictionary_id)
                 q.update_dictionary(conn, dictionary_id, **values)
                 action = "replaced"
+            words = list(word_list.words)
             q.bulk_insert(
                 conn,
                 q.words,
                 ("dictionary_id", "word"),
-                ((dictionary_id, w) for w in word_list.words),
+                q.Columns(len(words), [dictionary_id, words]),
             )
             q.refresh_statistics(conn, q.words)
             row = q.dictionary_by_name(conn, name)
