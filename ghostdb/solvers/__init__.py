@@ -112,6 +112,13 @@ def empty_values(graph: PositionGraph) -> Values:
     )
 
 
+def distinct(a: np.ndarray) -> np.ndarray:
+    """The distinct values of a 1-D array, sorted: `np.unique` without its first call's
+    import of numpy.ma (30 ms, a tenth of a small solve's start)."""
+    a = np.sort(a)
+    return a[np.r_[True, a[1:] != a[:-1]]] if len(a) else a
+
+
 def reachable(graph: PositionGraph) -> np.ndarray:
     """Which nodes a game from the start can reach (there are no moves out of finals)."""
     n = graph.size
@@ -129,10 +136,20 @@ def reachable(graph: PositionGraph) -> np.ndarray:
             break
         offsets = np.repeat(lo - np.r_[0, np.cumsum(counts)[:-1]], counts)
         nxt = children[np.arange(counts.sum()) + offsets]
-        nxt = np.unique(nxt[~seen[nxt]])
+        nxt = distinct(nxt[~seen[nxt]])
         seen[nxt] = True
         frontier = nxt
     return seen
 
 
-__all__ = ["DRAW", "LOSS", "SOLVER_VERSION", "TIE", "WIN", "Values", "reachable", "solve"]
+__all__ = [
+    "DRAW",
+    "LOSS",
+    "SOLVER_VERSION",
+    "TIE",
+    "WIN",
+    "Values",
+    "distinct",
+    "reachable",
+    "solve",
+]

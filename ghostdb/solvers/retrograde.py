@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ghostdb.games.base import DRAW, LOSS, NOT_FINAL, TIE, WIN, PositionGraph
-from ghostdb.solvers import NO_LENGTH, Values, empty_values, reduce_moves
+from ghostdb.solvers import NO_LENGTH, Values, distinct, empty_values, reduce_moves
 
 
 def _gather(
@@ -62,12 +62,12 @@ def solve(graph: PositionGraph, progress: Callable[[int], None] | None = None) -
             progress(len(frontier))
         parents, via = _gather(bounds, parents_of, frontier)
         via_loss = value[via] == LOSS
-        won = np.unique(parents[via_loss])
+        won = distinct(parents[via_loss])
         won = won[~decided[won]]
         value[won], length[won], decided[won] = WIN, steps + 1, True
         counted = parents[~via_loss]
         remaining -= np.bincount(counted, minlength=n)
-        lost = np.unique(counted)
+        lost = distinct(counted)
         lost = lost[(remaining[lost] == 0) & ~decided[lost]]
         value[lost], length[lost], decided[lost] = LOSS, steps + 1, True
         frontier = np.r_[won, lost]
@@ -80,7 +80,7 @@ def solve(graph: PositionGraph, progress: Callable[[int], None] | None = None) -
         if progress:
             progress(len(frontier))
         parents, _ = _gather(bounds, parents_of, frontier)
-        tied = np.unique(parents)
+        tied = distinct(parents)
         tied = tied[~decided[tied]]
         value[tied], length[tied], decided[tied] = TIE, steps + 1, True
         frontier = tied
