@@ -380,11 +380,13 @@ def normalise(
     title_case = title_case_letters = lower_case = lower_case_letters = 0
     not_all_upper = False  # a cased word that is not all upper case: the list is mixed
     raw_words = raw_words if isinstance(raw_words, list) else list(raw_words)
+    in_order: list[str] | None = None  # the words sorted, when they are all accepted as they are
     if _plain(raw_words):  # most English lists: every word is already as it will be stored
         total = lower_case = len(raw_words)
         lower_case_letters = sum(map(len, raw_words))
         not_all_upper = True
         accepted.update(raw_words)
+        in_order = sorted(raw_words)  # one pass over a sorted file, unlike sorting the set
         raw_words = []
     for raw in raw_words:
         total += 1
@@ -454,7 +456,9 @@ def normalise(
         notes=tuple(notes),
         options=options.as_dict(),
     )
-    return WordList(words=tuple(sorted(accepted)), source=source, report=report)
+    if in_order is None or len(in_order) != len(accepted):
+        in_order = sorted(accepted)
+    return WordList(words=tuple(in_order), source=source, report=report)
 
 
 def load(
