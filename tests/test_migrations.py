@@ -152,3 +152,17 @@ def test_a_new_sqlite_database_gets_the_schema_the_migrations_make(tmp_path: Pat
         pass
     assert _schema(tmp_path / "fresh.db") == _schema(migrated)
     assert ("revision", HEAD_REVISION) in _schema(migrated)
+
+
+def test_a_new_sqlite_database_is_made_without_importing_alembic(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from ghostdb import open_store\n"
+        f"with open_store({str(tmp_path / 'new.db')!r}) as store:\n"
+        "    print(store.schema_revision(), 'alembic' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == [HEAD_REVISION, "False"]
