@@ -152,8 +152,12 @@ def lock_timeout() -> float:
     return seconds
 
 
+class WriterBusy(Exception):
+    """Another process holds SQLite's write lock (from ``writing(engine, wait=False)``)."""
+
+
 @contextmanager
-def writing(engine: Engine) -> Iterator[Connection]:
+def writing(engine: Engine, *, wait: bool = True) -> Iterator[Connection]:
     """A write transaction: use it instead of ``engine.begin()`` wherever a transaction
     writes, so that writers queue instead of failing.
 
@@ -162,7 +166,8 @@ def writing(engine: Engine) -> Iterator[Connection]:
     (up to `lock_timeout`, saying so on a terminal) while another process holds the lock.
     When the lock is free this costs nothing beyond the BEGIN.  Elsewhere it is
     ``engine.begin()``: PostgreSQL writers run in parallel.  Commits on success, rolls
-    back on any exception (Ctrl-C included).
+    back on any exception (Ctrl-C included).  With ``wait=False`` a SQLite lock held by
+    another process raises WriterBusy at once instead.
     """
     if engine.dialect.name != "sqlite":
         with engine.begin() as conn:
@@ -170,7 +175,7 @@ def writing(engine: Engine) -> Iterator[Connection]:
         return
     with engine.connect() as conn:
         driver = conn.connection.driver_connection
-        _lock(driver, engine)
+        _lock(driver, engine, wait)
         try:
             transaction = conn.begin()
         except BaseException:
@@ -180,8 +185,9 @@ def writing(engine: Engine) -> Iterator[Connection]:
             yield conn
 
 
-def _lock(driver: Any, engine: Engine) -> None:
-    """``BEGIN IMMEDIATE``, retried in short waits until `lock_timeout` has passed."""
+def _lock(driver: Any, engine: Engine, wait: bool = True) -> None:
+    """``BEGIN IMMEDIATE``, retried in short waits until `lock_timeout` has passed (or,
+    unless ``wait``, WriterBusy when the first try finds the lock taken)."""
     timeout = lock_timeout()  # a bad setting is an error even when nobody else writes
     driver.execute("PRAGMA busy_timeout=0")  # the first try never waits
     try:
@@ -191,6 +197,8 @@ def _lock(driver: Any, engine: Engine) -> None:
         except sqlite3.OperationalError as exc:
             if not _busy(exc):
                 raise
+            if not wait:
+                raise WriterBusy(display_name(str(engine.url))) from None
         deadline = time.monotonic() + timeout
         if sys.stderr.isatty():
             print(WAITING_MESSAGE, file=sys.stderr, flush=True)

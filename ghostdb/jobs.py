@@ -22,7 +22,7 @@ import numpy as np
 from sqlalchemy.engine import Engine
 
 from ghostdb import queries as q
-from ghostdb.db import serialise, writing
+from ghostdb.db import WriterBusy, serialise, writing
 from ghostdb.errors import Interrupted, NotSolved, SolveFailed, UnknownDictionary
 from ghostdb.games import RuleSet, check_rules, game_name, game_of
 from ghostdb.games.base import VALUE_NAMES, PositionGraph
@@ -36,7 +36,7 @@ ProgressFn = Callable[[str, int, int], None]
 
 CHUNK_ROWS = 50_000
 
-PLAN_COLUMNS = tuple(plans.c.keys())
+PLAN_COLUMNS = tuple(plans.c.keys())[1:]  # after solution_id, which `_chunks` adds
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,13 @@ def interrupted(job: Any) -> bool:
 
 
 def reap_interrupted(engine: Engine) -> int:
-    """Mark ``failed`` the running jobs of this host whose process is gone; return how many."""
+    """Mark ``failed`` the running jobs of this host whose process is gone; return how many.
+
+    Looked for first without the write lock, which is usually held by a solve that is
+    alive: only a dead job is worth waiting for the lock."""
+    with engine.connect() as conn:
+        if not any(interrupted(job) for job in q.running_jobs(conn)):
+            return 0
     with writing(engine) as conn:
         dead = [job for job in q.running_jobs(conn) if interrupted(job)]
         for job in dead:
@@ -104,7 +110,7 @@ def run_solve(
     check_rules(name, rules)
     game_kind = game_name(name)
     reap_interrupted(engine)
-    with writing(engine) as conn:
+    with engine.connect() as conn:  # reads only: nothing here waits for another writer
         dictionary_id, words_sha, alphabet = None, None, ""
         if game_kind == "ghost":
             dictionary = q.dictionary_by_name(conn, name)
@@ -133,18 +139,18 @@ def run_solve(
                     f"{name} has no word of {rules.min_length} or more letters: "
                     "nothing to solve with that minimum length"
                 )
-        job_id = q.insert_job(
-            conn,
-            game=game_kind,
-            dictionary_id=dictionary_id,
-            rules=rules.key,
-            status="running",
-            solver_version=SOLVER_VERSION,
-            input_sha256=input_sha256(rules, words_sha),
-            started_at=q.now(),
-            host=socket.gethostname(),
-            pid=os.getpid(),
-        )
+    job = {
+        "game": game_kind,
+        "dictionary_id": dictionary_id,
+        "rules": rules.key,
+        "status": "running",
+        "solver_version": SOLVER_VERSION,
+        "input_sha256": input_sha256(rules, words_sha),
+        "started_at": q.now(),
+        "host": socket.gethostname(),
+        "pid": os.getpid(),
+    }
+    job_id = _record(engine, job)
 
     started = time.perf_counter()
     restore = _fail_on_sigterm()
@@ -174,11 +180,13 @@ def run_solve(
         reachable_count = int(values.reachable.sum())
         # Every column is made before the write lock is taken: on SQLite the lock is the
         # one thing concurrent solves (`solve --all --jobs N`) wait for.
-        tables = _tables(job_id, graph, values, plan_values, safe)
+        tables = _tables(graph, values, plan_values, safe)
         with writing(engine) as conn:
+            if job_id is None:
+                job_id = q.insert_job(conn, **job)
             written = 0
             total = graph.size + (reachable_count if plan_values is not None else 0)
-            for table, columns, chunk in _chunks(tables):
+            for table, columns, chunk in _chunks(tables, job_id):
                 q.bulk_insert(conn, table, columns, chunk)
                 written += len(chunk)
                 if progress:
@@ -198,8 +206,13 @@ def run_solve(
                 seconds=time.perf_counter() - started,
                 has_plans=plan_values is not None,
             )
+            # The rows of the solution just superseded (and of failed jobs) go in the same
+            # transaction: waiting for the lock a second time would hold up this worker.
+            q.delete_unpublished_rows(conn, game_kind, dictionary_id, rules.key)
+            q.refresh_statistics(conn, positions, plans)
     except BaseException as exc:
-        _mark_failed(engine, job_id, exc)
+        if job_id is not None:
+            _mark_failed(engine, job_id, exc)
         if isinstance(exc, Exception) and not isinstance(exc, NotSolved):
             raise SolveFailed(f"solving {name} ({rules.key}) failed: {exc}") from exc
         if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, Interrupted):
@@ -208,11 +221,21 @@ def run_solve(
     finally:
         restore()
     seconds = time.perf_counter() - started
-    with writing(engine) as conn:
-        q.delete_unpublished_rows(conn, game_kind, dictionary_id, rules.key)
-        q.refresh_statistics(conn, positions, plans)
     word_count = None if all_words is None else len(all_words)
     return SolveResult(job_id, False, graph.size, reachable_count, word_count, seconds)
+
+
+def _record(engine: Engine, job: dict[str, Any]) -> int | None:
+    """Commit the job's row as ``running`` before the work starts, so that a crash leaves
+    a trace, and return its id.  None when another process holds SQLite's write lock:
+    the job is then recorded together with its rows, rather than waiting to start (the
+    workers of `solve --all --jobs N` would otherwise take turns to compute, not only to
+    write)."""
+    try:
+        with writing(engine, wait=False) as conn:
+            return q.insert_job(conn, **job)
+    except WriterBusy:
+        return None
 
 
 def _mark_failed(engine: Engine, job_id: int, exc: BaseException) -> None:
@@ -245,14 +268,14 @@ Table = tuple[Any, tuple[str, ...], list[Any], int]
 
 
 def _tables(
-    job_id: int,
     graph: PositionGraph,
     v: Values,
     p: plan_solver.Plans | None,
     safe: np.ndarray | None = None,
 ) -> list[Table]:
     """The position rows, then the plan rows, in key order, column by column from
-    whole-array ``tolist`` calls and shared string objects."""
+    whole-array ``tolist`` calls and shared string objects (the solution's id, not known
+    yet, is added by `_chunks`)."""
     keys = graph.keys
     names = np.array(VALUE_NAMES, dtype=object)
     lengths: Any = v.length.tolist()
@@ -260,7 +283,6 @@ def _tables(
         lengths = np.where(v.length < 0, None, v.length.astype(object)).tolist()
     best = np.array([*keys, None], dtype=object)[v.best].tolist()  # -1 picks the None
     position_columns = {
-        "solution_id": job_id,
         "level": graph.level.tolist(),
         "fragment": keys,
         "reachable": v.reachable.tolist(),
@@ -281,7 +303,6 @@ def _tables(
     reach = np.flatnonzero(v.reachable)
     key_array = np.array([*keys, None], dtype=object)
     plan_columns = [
-        job_id,
         graph.level[reach].tolist(),
         key_array[reach].tolist(),
         key_array[p.plan[reach]].tolist(),
@@ -296,11 +317,11 @@ def _tables(
     return tables
 
 
-def _chunks(tables: list[Table]) -> Iterator[tuple[Any, tuple[str, ...], q.Columns]]:
-    """Each table's rows in chunks, for progress; a column that is not a list is one
-    value for all its rows."""
+def _chunks(tables: list[Table], job_id: int) -> Iterator[tuple[Any, tuple[str, ...], q.Columns]]:
+    """Each table's rows in chunks, for progress, with the solution's id; a column that
+    is not a list is one value for all its rows."""
     for table, names, columns, n in tables:
         for lo in range(0, n, CHUNK_ROWS):
             hi = min(lo + CHUNK_ROWS, n)
-            part = [c[lo:hi] if isinstance(c, list) else c for c in columns]
-            yield table, names, q.Columns(hi - lo, part)
+            part = [job_id, *(c[lo:hi] if isinstance(c, list) else c for c in columns)]
+            yield table, ("solution_id", *names), q.Columns(hi - lo, part)
