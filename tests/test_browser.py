@@ -46,13 +46,12 @@ def server(web_store: Store) -> Iterator[str]:
     """The app under uvicorn in a thread of this process, on a free port."""
     import uvicorn
 
-    from ghostdb.web import create_app
+    from ghostdb.web import server_config
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    config = uvicorn.Config(create_app(web_store), host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(server_config(web_store, port=port))  # as `ghostdb serve` has it
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -3,6 +3,7 @@ schema-driven fuzz, the page's files, and the server as a process."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -28,6 +29,7 @@ from ghostdb import Store, open_store
 from ghostdb.rules import Rules, Variant
 from ghostdb.web import create_app
 from ghostdb.web.fastlane import read_query
+from ghostdb.web.protocol import GatheringTransport
 
 STATIC = Path(__file__).resolve().parent.parent / "ghostdb" / "web" / "static"
 
@@ -353,6 +355,60 @@ def test_fast_lane_leaves_unusual_queries_to_fastapi(query: str) -> None:
     assert read_query(query.encode(), "move") is None
 
 
+# -- one write a response --------------------------------------------------------------------
+
+
+class Wire:
+    """A transport that records what it is asked to do."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        assert not self.closed
+        self.writes.append(data)
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return ("127.0.0.1", 8000) if name == "sockname" else default
+
+
+def test_writes_of_one_step_leave_together() -> None:
+    async def main() -> None:
+        wire = Wire()
+        transport = GatheringTransport(wire, asyncio.get_running_loop())  # type: ignore[arg-type]
+        transport.write(b"HTTP/1.1 200 OK\r\n\r\n")
+        transport.write(b"{}")
+        assert wire.writes == []
+        assert transport.get_write_buffer_size() == 21
+        await asyncio.sleep(0)
+        assert wire.writes == [b"HTTP/1.1 200 OK\r\n\r\n{}"]
+        transport.write(b"last")
+        transport.close()  # what is pending goes first
+        assert wire.writes[1:] == [b"last"] and wire.closed
+        await asyncio.sleep(0)  # the flush already scheduled finds nothing
+        assert len(wire.writes) == 2
+        assert transport.get_extra_info("sockname") == ("127.0.0.1", 8000)
+
+        lost = Wire()
+        transport = GatheringTransport(lost, asyncio.get_running_loop())  # type: ignore[arg-type]
+        transport.write(b"an answer")
+        lost.closed = True  # the client went away before the loop turned
+        await asyncio.sleep(0)
+        assert lost.writes == []
+
+    asyncio.run(main())
+
+
 # -- a schema-driven fuzz ---------------------------------------------------------------------
 
 
@@ -527,6 +583,10 @@ def test_serve_answers_many_requests_at_once_and_stops_on_ctrl_c(
         for t in threads:
             t.join()
         assert not errors
+        for file in ("index.html", "app.js", "app.css"):  # the page, whole, through the server
+            path = "/" if file == "index.html" else f"/static/{file}"
+            with urllib.request.urlopen(base + path, timeout=10) as response:
+                assert response.read() == (STATIC / file).read_bytes()
         for url, answer in answers.items():
             if "/position?" not in url:
                 continue

@@ -8,13 +8,33 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from typing import TYPE_CHECKING
 
 from ghostdb.store import Store
 from ghostdb.web.app import create_app
+from ghostdb.web.protocol import http_protocol
+
+if TYPE_CHECKING:
+    import uvicorn
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
-__all__ = ["create_app", "serve"]
+__all__ = ["create_app", "serve", "server_config"]
+
+
+def server_config(store: Store, host: str = "127.0.0.1", port: int = 8000) -> uvicorn.Config:
+    """uvicorn's settings for serving ``store`` (the browser tests serve with these too)."""
+    import uvicorn
+
+    return uvicorn.Config(
+        create_app(store),
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,  # a line per request would halve the lookups a second
+        http=http_protocol(),  # one write a response
+        timeout_graceful_shutdown=5,
+    )
 
 
 def serve(store: Store, host: str = "127.0.0.1", port: int = 8000) -> None:
@@ -28,13 +48,6 @@ def serve(store: Store, host: str = "127.0.0.1", port: int = 8000) -> None:
         )
     shown = f"[{host}]" if ":" in host else host
     print(f"ghostdb: serving on http://{shown}:{port}/ (API docs at /docs; Ctrl-C stops)")
-    config = uvicorn.Config(
-        create_app(store),
-        host=host,
-        port=port,
-        log_level="warning",
-        access_log=False,  # a line per request would halve the lookups a second
-        timeout_graceful_shutdown=5,
-    )
+    config = server_config(store, host, port)
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn shuts down, then passes Ctrl-C on
         uvicorn.Server(config).run()
