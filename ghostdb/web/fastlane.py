@@ -5,7 +5,9 @@ of 30 µs that is most of the cost.  This ASGI wrapper answers the plain request
 page and of scripts itself — every parameter known, given once, and in a form that
 parses one way only — and hands everything else to FastAPI, whose validation and error
 messages stay the reference.  Its answers are the routes' own (the same `Answers`
-calls); tests check that both give the same bytes.
+calls); tests check that both give the same bytes.  It wraps the FastAPI app from
+outside, so what it answers never enters Starlette's middleware stack; what it does not
+catch (a bug, not a bad request) reaches uvicorn, which answers 500 as Starlette would.
 """
 
 from __future__ import annotations
@@ -78,7 +80,7 @@ def read_query(raw: bytes, route: str) -> dict[str, Any] | None:
 
 
 class FastLane:
-    """ASGI: answer plain hot requests directly, pass the rest to ``app``."""
+    """ASGI: answer plain hot requests directly, pass the rest (and lifespan) to ``app``."""
 
     def __init__(self, app: Any, answers: Answers) -> None:
         self.app = app
