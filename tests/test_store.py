@@ -138,6 +138,27 @@ def test_lookups_see_a_republished_solution(store: Store, tmp_path: Path) -> Non
         assert reader.lookup("small", "gh") == before
 
 
+def test_range_read_agrees_with_the_general_read(store: Store, tmp_path: Path) -> None:
+    """Plain Ghost on SQLite reads a position's plays as one range of keys and builds the
+    Position from plain tuples; the general read (every candidate by name) must agree."""
+    words = "cat cats catsup dog dot dote zebra zèbre ñu ñus"
+    store.ingest(write_list(tmp_path, words))
+    rule_sets = [Rules(), Rules(min_length=4, misere=True), Rules(players=3)]
+    for rules in rule_sets:
+        store.solve("small", rules)
+    general = open_store(str(store.engine.url.database))
+    general._range = None  # every lookup takes the general path
+    fragments = {w[:i] for w in store.words("small") for i in range(len(w) + 1)}
+    with general:
+        for fragment in sorted(fragments):
+            for rules in rule_sets:  # alternating rule sets: each lookup finds its own
+                expected = general.get("small", fragment, rules)
+                assert store.get("small", fragment, rules) == expected
+                assert expected is None or expected.rules == rules.key
+        assert store.lookup("small", "zè").plays[0].fragment == "zèb"
+        assert store.lookup("small", "ZÈB") == general.lookup("small", "zèb")
+
+
 KILL_SCRIPT = textwrap.dedent(
     """
     import os, signal, sys
