@@ -10,23 +10,14 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ghostdb import wordlists
-from ghostdb.play import Match, SelfPlay, Turn
 from ghostdb.rules import Rules, Variant
-from ghostdb.strategies import Ending, Lines, Node, OpeningPlans, ReportRow, Strategy
+from ghostdb.values import Outcome, Position
 
-if TYPE_CHECKING:  # verify needs numpy: not imported on the lookup path
+if TYPE_CHECKING:  # types only: a lookup imports none of these modules
+    from ghostdb.play import Match, SelfPlay, Turn
+    from ghostdb.reports import Comparison, DictionaryInfo, IngestReport, SolutionInfo, SurveyRow
+    from ghostdb.strategies import Ending, Lines, Node, OpeningPlans, ReportRow, Strategy
     from ghostdb.verify import Verdict
-
-from ghostdb.values import (
-    Comparison,
-    DictionaryInfo,
-    IngestReport,
-    Outcome,
-    Position,
-    SolutionInfo,
-    SurveyRow,
-)
 
 
 def to_json(value: Any) -> str:
@@ -70,6 +61,8 @@ def for_mover(to_move: int | None) -> str:
 
 def ingest_report(report: IngestReport) -> str:
     """What an ingest kept and left out; its warnings are the caller's (they go to stderr)."""
+    from ghostdb import wordlists
+
     lines = [f"accepted: {report.accepted:,} words ({report.encoding})"]
     options = wordlists.describe_options(report.options)
     if options:
@@ -195,6 +188,8 @@ def openings(pos: Position, rules: Any) -> str:
 
 
 def dictionaries(items: Sequence[DictionaryInfo]) -> str:
+    from ghostdb import wordlists
+
     if not items:
         return "no dictionaries stored: add one with `ghostdb ingest PATH`"
     rows = [

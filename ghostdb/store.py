@@ -17,16 +17,14 @@ import json
 import random
 import re
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sqlalchemy.engine import Connection, Engine
 
 from ghostdb import games as g
 from ghostdb import queries as q
-from ghostdb import wordlists
 from ghostdb.db import current_revision, open_engine, serialise, writing
 from ghostdb.errors import (
     BadMove,
@@ -38,34 +36,26 @@ from ghostdb.errors import (
     UnknownDictionary,
     WordListError,
 )
-from ghostdb.games import Game, RuleSet
-from ghostdb.play import Match, SelfPlay, parse_players, selfplay
+from ghostdb.games import Game
 from ghostdb.rules import Rules, Variant
-from ghostdb.strategies import (
-    Lines,
-    Node,
-    OpeningPlans,
-    ReportRow,
-    Strategy,
-    build_tree,
-    endings,
-)
-from ghostdb.values import (
-    Comparison,
-    DictionaryInfo,
-    Disagreement,
-    IngestReport,
-    Outcome,
-    PlanSize,
-    Play,
-    Position,
-    SolutionInfo,
-    SolutionSummary,
-    SurveyRow,
-)
+from ghostdb.values import Outcome, Play, Position
 
+# Imported where used, as `jobs` and `verify` are: a lookup needs none of these.
 if TYPE_CHECKING:
+    from ghostdb import wordlists
+    from ghostdb.games import RuleSet
     from ghostdb.jobs import ProgressFn, SolveResult
+    from ghostdb.play import Match, SelfPlay
+    from ghostdb.reports import (
+        Comparison,
+        DictionaryInfo,
+        IngestResult,
+        PlanSize,
+        SolutionInfo,
+        SolutionSummary,
+        SurveyRow,
+    )
+    from ghostdb.strategies import Lines, Node, OpeningPlans, ReportRow, Strategy
     from ghostdb.verify import Verdict
 
 LOOKUP_CACHE_KIB = 16 * 1024
@@ -73,24 +63,12 @@ LOOKUP_CACHE_KIB = 16 * 1024
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
 
-@dataclass(frozen=True)
-class SolutionRef:
+class SolutionRef(NamedTuple):
     """A published solution as a lookup needs it: its id and the game to read it with."""
 
     id: int
     has_plans: bool
     game: Game
-
-
-@dataclass(frozen=True)
-class IngestResult:
-    """What `Store.ingest` did: ``added``, ``replaced``, ``updated`` (same words, new
-    options) or ``unchanged``."""
-
-    action: str
-    dictionary: DictionaryInfo
-    report: IngestReport
-    message: str
 
 
 def open_store(url: str | None = None, *, create: bool = True, readonly: bool = False) -> Store:
@@ -113,15 +91,8 @@ class Store:
         self._queries: dict[int, tuple[q.FastQuery, list[str]]] = {}
         self._statements: dict[tuple[str, Variant, str], Any] = {}
         # Plain Ghost on SQLite reads a position and its plays as one range of the primary
-        # key (see `queries.extended_positions_statement`): its SQL and its parameters from
-        # (solution_id, level, child_level, f, upper).
-        self._range: tuple[str, Callable[[tuple[Any, ...]], Any]] | None = None
-        if engine.dialect.name == "sqlite":
-            query = q.FastQuery(q.extended_positions_statement(), engine.dialect)
-            self._range = (
-                query.sql,
-                query.binder(("solution_id", "level", "child_level", "f", "upper")),
-            )
+        # key (see `queries.extended_positions_sql`).
+        self._range = q.extended_positions_sql() if engine.dialect.name == "sqlite" else None
         # The last lookup's arguments (the rules as given), its rules and its solution: a
         # run of lookups of one solution checks and finds them once.
         self._recent: tuple[Any, str, RuleSet, SolutionRef] | None = None
@@ -165,6 +136,8 @@ class Store:
         different words (unless ``replace``, which also drops its solutions).  Identical
         content already stored is a no-op.
         """
+        from ghostdb import wordlists
+
         word_list = wordlists.load(
             path,
             keep_capitalised=keep_capitalised or keep_proper_nouns,
@@ -178,6 +151,9 @@ class Store:
         self, word_list: wordlists.WordList, *, name: str, replace: bool = False
     ) -> IngestResult:
         """Store an already normalised word list under ``name`` (see `ingest`)."""
+        from ghostdb import wordlists
+        from ghostdb.reports import IngestResult
+
         check_name(name)
         if name in g.STANDALONE:
             raise NameConflict(
@@ -414,10 +390,8 @@ class Store:
             game = ref.game
             key = game.clean_key(fragment) if fragment else game.start()
             if self._range is not None and game.children_extend_key:
-                sql, bind = self._range
-                n = len(key)
-                cursor = self._dbapi().execute(sql, bind((ref.id, n, n + 1, key, key + _HIGHEST)))
-                rows = cursor.fetchall()
+                args = (ref.id, len(key), key, key + _HIGHEST)
+                rows = self._dbapi().execute(self._range, args).fetchall()
                 if rows and rows[0][0] == key:
                     return _extended_position(name, game, key, rows)
                 continue
@@ -461,6 +435,8 @@ class Store:
     ) -> Strategy:
         """``player``'s best plan from ``fragment`` (by default the winner's), extracted from
         the stored plan moves by one recursive query.  Word games only."""
+        from ghostdb.strategies import Strategy, build_tree, endings
+
         rules = self._word_game_rules(name, rules, "plans to memorise")
         pos = self.lookup(name, fragment, rules)
         fragment = pos.fragment
@@ -481,6 +457,8 @@ class Store:
 
     def opening_plans(self, name: str, rules: RuleSet | None = None) -> list[OpeningPlans]:
         """For every first move, the winning plan of the player who wins from there."""
+        from ghostdb.strategies import OpeningPlans
+
         rules = self._word_game_rules(name, rules, "plans to memorise")
         found = []
         for play in self.openings(name, rules).plays:
@@ -495,6 +473,8 @@ class Store:
         possible, the loser makes it last as long as possible.  Word games follow every
         tie, by one recursive query; other games follow the stored best move, one lookup a
         step, and stop where a position comes again (a draw's cycle)."""
+        from ghostdb.strategies import Lines, build_tree, endings
+
         rules = self._rules(name, rules)
         pos = self.lookup(name, fragment, rules)
         if not isinstance(rules, Rules) or rules.players != 2:
@@ -504,6 +484,8 @@ class Store:
         return Lines(name, rules, pos.fragment, tree, endings(tree))
 
     def _best_line(self, name: str, rules: RuleSet, pos: Position) -> Lines:
+        from ghostdb.strategies import Lines, Node, endings
+
         def node(p: Position, move: str | None) -> Node:
             return Node(p.fragment, move, p.to_move, p.outcome, p.game_length)
 
@@ -535,6 +517,8 @@ class Store:
 
     def _summary(self, name: str, rules: RuleSet) -> tuple[SolutionSummary, Any]:
         """The summary and the solution row it came from."""
+        from ghostdb.reports import SolutionSummary
+
         start = self.openings(name, rules)
         plans = None
         with self.engine.connect() as conn:
@@ -570,6 +554,8 @@ class Store:
         """Two published solutions side by side: ``a`` under ``rules`` and ``b`` (default:
         ``a``) under ``vs_rules`` (default: ``rules``), with their differences.  Both must be
         played as the same game (two dictionaries, or one game under two rule sets)."""
+        from ghostdb.reports import Comparison, Disagreement
+
         b = b or a
         rules = self._rules(a, rules)
         vs_rules = vs_rules or rules
@@ -614,6 +600,8 @@ class Store:
     def report(self, name: str) -> list[ReportRow]:
         """One row per published rule set of ``name``: who wins, how many positions have
         each outcome, and (word games) both players' plans."""
+        from ghostdb.strategies import ReportRow
+
         with self.engine.connect() as conn:
             game, dictionary_id = self._subject(conn, name)
             rows = q.published_solutions(conn, game, dictionary_id)
@@ -648,6 +636,8 @@ class Store:
 
         Rule sets for more players have no single winner and are left out (`report` shows
         them).  Raises NotSolved when no dictionary is stored, or none is solved for two players."""
+        from ghostdb.reports import SurveyRow
+
         with self.engine.connect() as conn:
             stored = {d.name: json.loads(d.report) for d in q.all_dictionaries(conn)}
             published = q.all_published(conn)
@@ -715,6 +705,8 @@ class Store:
         rng: random.Random | None = None,
     ) -> Match:
         """A match from the start; ``players`` names each seat (see `ghostdb.play`)."""
+        from ghostdb.play import Match, parse_players
+
         rules = self._rules(name, rules)
         seats = parse_players(players)
         start = self.lookup(name, "", rules)
@@ -734,6 +726,8 @@ class Store:
         seed: int | None = None,
     ) -> SelfPlay:
         """Play ``games`` games between computer players and tally the results."""
+        from ghostdb.play import Match, parse_players, selfplay
+
         rules = self._rules(name, rules)
         seats = parse_players(players)
         start = self.lookup(name, "", rules)
@@ -847,13 +841,14 @@ class Store:
         if ref is None:
             self._recent = None  # `lookup` finds the new one here next time
             with self.engine.connect() as conn:
-                game, dictionary_id = self._subject(conn, name)
+                if name in g.STANDALONE:
+                    game, dictionary_id, alphabet = name, None, ""
+                else:  # as `_subject`, keeping the row for its alphabet
+                    dictionary = self._dictionary_row(conn, name)
+                    game, dictionary_id, alphabet = "ghost", dictionary.id, dictionary.alphabet
                 row = q.solution_ref(conn, game, dictionary_id, rules.key)
                 if row is None:
                     self._solution_row(conn, name, rules)  # raises the right error
-                alphabet = ""
-                if dictionary_id is not None:
-                    alphabet = q.dictionary_by_name(conn, name).alphabet
             ref = SolutionRef(row.id, bool(row.has_plans), g.game_of(rules, alphabet))
             self._refs[key] = ref
         return ref
@@ -977,6 +972,8 @@ def _next_player(pos: Position) -> int | None:
 
 def _plan_sizes(rank: Any) -> tuple[PlanSize, PlanSize]:
     """The best plans' ranks of a plans row: (strategist to move, opponent to move)."""
+    from ghostdb.reports import PlanSize
+
     return (
         PlanSize(rank.mover_lossiness, rank.mover_outcomes, rank.mover_letters),
         PlanSize(rank.waiter_lossiness, rank.waiter_outcomes, rank.waiter_letters),
@@ -1099,6 +1096,8 @@ def _seats(mask: int | None) -> tuple[int, ...] | None:
 
 
 def _dictionary_info(row: Any) -> DictionaryInfo:
+    from ghostdb.reports import DictionaryInfo
+
     return DictionaryInfo(
         name=row.name,
         source=row.source,
@@ -1111,6 +1110,8 @@ def _dictionary_info(row: Any) -> DictionaryInfo:
 
 
 def _solution_info(row: Any, interrupted: bool = False) -> SolutionInfo:
+    from ghostdb.reports import SolutionInfo
+
     return SolutionInfo(
         id=row.id,
         name=row.name,

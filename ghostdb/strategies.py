@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ghostdb.games.base import Game
+from ghostdb.reports import PlanSize
 from ghostdb.rules import Variant
-from ghostdb.values import Outcome, PlanSize
+from ghostdb.values import Outcome
 
 
 @dataclass

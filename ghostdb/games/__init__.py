@@ -3,31 +3,82 @@
 Ghost (with its variants) is played over a dictionary, so a Ghost solution belongs to a
 stored word list; the other games stand alone and are named by their game name.  Game
 names and dictionary names share one namespace.  Adding a game: one module defining its
-rules type and `Game` subclass, registered in `STANDALONE` below.
+rules type and `Game` subclass, registered in `STANDALONE` and `RULE_TYPES` below.
+
+The modules of the stand-alone games are imported when one of them is first used: a
+Ghost lookup needs neither.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Mapping
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ghostdb.errors import BadMove
 from ghostdb.games.base import Game, PositionGraph
-from ghostdb.games.chopsticks import Chopsticks, ChopsticksRules
 from ghostdb.games.ghost import GhostGame
-from ghostdb.games.tictactoe import TicTacToe, TicTacToeRules
 from ghostdb.rules import Rules, Variant, standard_rule_sets
 
-RuleSet = Rules | ChopsticksRules | TicTacToeRules
+if TYPE_CHECKING:
+    from ghostdb.games.chopsticks import Chopsticks, ChopsticksRules
+    from ghostdb.games.tictactoe import TicTacToe, TicTacToeRules
 
-STANDALONE: dict[str, type[Game]] = {"chopsticks": Chopsticks, "tictactoe": TicTacToe}
+    RuleSet = Rules | ChopsticksRules | TicTacToeRules
+
+
+class _Imported(Mapping[str, Any]):
+    """Names mapped to ``(module, attribute)``, each imported when first looked up."""
+
+    def __init__(self, places: dict[str, tuple[str, str]]) -> None:
+        self._places = places
+
+    def __getitem__(self, name: str) -> Any:
+        module, attribute = self._places[name]
+        return getattr(importlib.import_module(module), attribute)
+
+    def __contains__(self, name: object) -> bool:  # without importing anything
+        return name in self._places
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._places)
+
+    def __len__(self) -> int:
+        return len(self._places)
+
+
+_CHOPSTICKS, _TICTACTOE = "ghostdb.games.chopsticks", "ghostdb.games.tictactoe"
+STANDALONE: Mapping[str, type[Game]] = _Imported(
+    {"chopsticks": (_CHOPSTICKS, "Chopsticks"), "tictactoe": (_TICTACTOE, "TicTacToe")}
+)
 """Games played without a dictionary, by name."""
 
-RULE_TYPES: dict[str, Any] = {
-    "ghost": Rules,
-    "chopsticks": ChopsticksRules,
-    "tictactoe": TicTacToeRules,
-}
+RULE_TYPES: Mapping[str, Any] = _Imported(
+    {
+        "ghost": ("ghostdb.rules", "Rules"),
+        "chopsticks": (_CHOPSTICKS, "ChopsticksRules"),
+        "tictactoe": (_TICTACTOE, "TicTacToeRules"),
+    }
+)
+_CLASSES = _Imported(
+    {
+        "Chopsticks": (_CHOPSTICKS, "Chopsticks"),
+        "ChopsticksRules": (_CHOPSTICKS, "ChopsticksRules"),
+        "TicTacToe": (_TICTACTOE, "TicTacToe"),
+        "TicTacToeRules": (_TICTACTOE, "TicTacToeRules"),
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    """The stand-alone games' classes, and `RuleSet`, imported when first asked for."""
+    if name in _CLASSES:
+        return _CLASSES[name]
+    if name == "RuleSet":
+        return Rules | _CLASSES["ChopsticksRules"] | _CLASSES["TicTacToeRules"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # The rule options of each game, as the command line spells them.
 OPTIONS = {
@@ -118,11 +169,11 @@ def all_rule_sets(game: str, misere: bool = False) -> list[RuleSet]:
         return list(standard_rule_sets(misere))
     if game == "chopsticks":
         return [
-            ChopsticksRules(5, rollover, transfers)
+            RULE_TYPES["chopsticks"](5, rollover, transfers)
             for rollover in (False, True)
             for transfers in (True, False)
         ]
-    return [TicTacToeRules()]
+    return [RULE_TYPES["tictactoe"]()]
 
 
 __all__ = [

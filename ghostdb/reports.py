@@ -1,0 +1,231 @@
+"""The store's results other than lookups: what an ingest did, the stored dictionaries
+and solve jobs, solutions' summaries and comparisons, the survey's rows.
+
+Small immutable records (frozen dataclasses), kept apart from `ghostdb.values` so that
+a lookup does not pay for making their classes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ghostdb.values import Outcome
+
+
+@dataclass(frozen=True)
+class IngestReport:
+    """What an ingest accepted and what it left out, with a few examples of each."""
+
+    accepted: int
+    left_out: dict[str, int]
+    examples: dict[str, list[str]]
+    encoding: str
+    warnings: tuple[str, ...] = ()
+    folded: int = 0
+    """Words whose accents were folded (``--fold-accents``), duplicates included."""
+    notes: tuple[str, ...] = ()
+    """Plain-word remarks, e.g. that the capitalised words left out look like nouns."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The ingest options (keep_capitalised, fold_accents, language), stored with it."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "accepted": self.accepted,
+            "left_out": dict(self.left_out),
+            "examples": {k: list(v) for k, v in self.examples.items()},
+            "encoding": self.encoding,
+            "warnings": list(self.warnings),
+            "folded": self.folded,
+            "notes": list(self.notes),
+            "options": dict(self.options),
+        }
+
+
+@dataclass(frozen=True)
+class DictionaryInfo:
+    """A stored dictionary."""
+
+    name: str
+    source: str
+    sha256: str
+    word_count: int
+    alphabet: str
+    ingested_at: datetime
+    report: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SolutionInfo:
+    """A solve job's row: what was solved, how it went and how long it took."""
+
+    id: int
+    name: str
+    """The dictionary, or the game without one."""
+    game: str
+    rules: str
+    status: str
+    started_at: datetime
+    finished_at: datetime | None
+    word_count: int | None
+    fragment_count: int | None
+    reachable_count: int | None
+    solver_version: str
+    seconds: float | None
+    has_plans: bool
+    error: str | None
+
+
+@dataclass(frozen=True)
+class PlanSize:
+    """The stored rank of a player's best plan from the start: lossiness (0 all outcomes
+    won, 1 mixed, 2 all lost), how many outcomes and their letters."""
+
+    lossiness: int
+    outcomes: int
+    letters: int
+
+    def as_dict(self) -> dict[str, int]:
+        return {"lossiness": self.lossiness, "outcomes": self.outcomes, "letters": self.letters}
+
+
+@dataclass(frozen=True)
+class SolutionSummary:
+    """The headline figures of a published solution."""
+
+    dictionary: str
+    """The dictionary or the game."""
+    rules: str
+    word_count: int | None
+    """Words that end the game (of the minimum length or more); None for other games."""
+    fragment_count: int
+    reachable_count: int
+    outcome: Outcome
+    """The start's value for the first player."""
+    winner: int | None
+    """The player who wins from the start with perfect play (None: a tie or a draw)."""
+    winning_first_moves: tuple[str, ...]
+    game_length: int | None
+    plans: tuple[PlanSize, PlanSize] | None
+    """Best plan from the start for player 0 and for player 1 (word games)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "dictionary": self.dictionary,
+            "rules": self.rules,
+            "outcome": self.outcome.value,
+            "words": self.word_count,
+            "fragments": self.fragment_count,
+            "reachable": self.reachable_count,
+            "winner": self.winner,
+            "winning_first_moves": list(self.winning_first_moves),
+            "game_length": self.game_length,
+            "plans": None if self.plans is None else [p.as_dict() for p in self.plans],
+        }
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A fragment stored in both solutions with different outcomes."""
+
+    fragment: str
+    outcomes: tuple[Outcome, Outcome]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two published solutions side by side, and where they differ."""
+
+    a: SolutionSummary
+    b: SolutionSummary
+    common_fragments: int
+    different_outcomes: int
+    """Fragments stored in both whose outcome differs."""
+    different_reachable: int
+    """Of those, the ones reachable in both."""
+    examples: tuple[Disagreement, ...]
+    only_a: int
+    """Game words of a that b lacks."""
+    only_a_examples: tuple[str, ...]
+    only_b: int
+    only_b_examples: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "a": self.a.as_dict(),
+            "b": self.b.as_dict(),
+            "common_fragments": self.common_fragments,
+            "different_outcomes": self.different_outcomes,
+            "different_reachable": self.different_reachable,
+            "examples": [
+                {"fragment": d.fragment, "a": d.outcomes[0].value, "b": d.outcomes[1].value}
+                for d in self.examples
+            ],
+            "only_a": {"count": self.only_a, "examples": list(self.only_a_examples)},
+            "only_b": {"count": self.only_b, "examples": list(self.only_b_examples)},
+        }
+
+
+@dataclass(frozen=True)
+class SurveyRow:
+    """One dictionary under one two-player word-game rule set, as `Store.survey` lists
+    them: enough to say who wins in each language without opening every report."""
+
+    language: str
+    """The recorded ``--language`` tag ("" if none)."""
+    options: dict[str, Any] | None
+    """The recorded ingest options (None: ingested before options were stored)."""
+    summary: SolutionSummary
+    lost: tuple[int, int]
+    """How many outcomes of player 0's and player 1's best plan are lost."""
+    unit: str
+    """What a plan's outcome is: a word (Ghost) or a sequence (the Super variants)."""
+
+    @property
+    def dictionary(self) -> str:
+        return self.summary.dictionary
+
+    @property
+    def rules(self) -> str:
+        return self.summary.rules
+
+    def option(self, key: str) -> bool | None:
+        """An ingest option as recorded (None: not recorded)."""
+        return None if self.options is None else bool(self.options.get(key))
+
+    def as_dict(self) -> dict[str, Any]:
+        s = self.summary
+        plans = s.plans or ()
+        return {
+            "dictionary": s.dictionary,
+            "language": self.language or None,
+            "fold_accents": self.option("fold_accents"),
+            "keep_capitalised": self.option("keep_capitalised"),
+            "rules": s.rules,
+            "words": s.word_count,
+            "winner": s.winner,
+            "winning_first_moves": list(s.winning_first_moves),
+            "plans": [
+                {
+                    "player": player,
+                    "outcomes": size.outcomes,
+                    "unit": self.unit,
+                    "lost": self.lost[player],
+                    "all_won": self.lost[player] == 0,
+                }
+                for player, size in enumerate(plans)
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    """What `Store.ingest` did: ``added``, ``replaced``, ``updated`` (same words, new
+    options) or ``unchanged``."""
+
+    action: str
+    dictionary: DictionaryInfo
+    report: IngestReport
+    message: str
