@@ -4,23 +4,102 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, MutableMapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from enum import StrEnum
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 from typer.core import TyperGroup
+from typer.main import get_command_from_info, get_command_name
+from typer.models import CommandInfo
 
 from ghostdb import render
 from ghostdb.errors import GhostdbError, Interrupted, describe
-from ghostdb.games import RuleSet, all_rule_sets, game_name, rules_from_options
+from ghostdb.games import all_rule_sets, game_name, rules_from_options
 from ghostdb.rules import Variant
 from ghostdb.store import Store, open_store
 
+if TYPE_CHECKING:
+    from ghostdb.games import RuleSet
+
 # The database the running command opened, to name it in error messages.
 _opened: ContextVar[str | None] = ContextVar("ghostdb_opened", default=None)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class LazyTyper(typer.Typer):
+    """A Typer app whose commands are made into click commands only when looked up
+    (click's lazy-group pattern), by its group's `LazyCommands`.
+
+    Typer makes a click command by reading the function's signature and evaluating its
+    type hints, about half a millisecond a command: a run needs one of them, ``--help``
+    all of them.  Sub-apps (``add_typer``) are made by Typer as usual.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.lazy_commands: dict[str, CommandInfo] = {}
+        """The commands, by name in the order they were defined."""
+
+    def command(self, name: str | None = None, **kwargs: Any) -> Callable[[F], F]:
+        register = super().command(name, **kwargs)
+
+        def defer(fn: F) -> F:
+            register(fn)
+            info = self.registered_commands.pop()  # else Typer makes it at every start
+            self.lazy_commands[info.name or get_command_name(fn.__name__)] = info
+            return fn
+
+        return defer
+
+    def make_command(self, name: str) -> Any:
+        """The click command ``name``; KeyError if there is none."""
+        return get_command_from_info(
+            self.lazy_commands[name],
+            pretty_exceptions_short=self.pretty_exceptions_short,
+            rich_markup_mode=self.rich_markup_mode,
+        )
+
+
+class LazyCommands(MutableMapping[str, Any]):
+    """A group's commands by name: the ones made already (sub-groups, commands looked
+    up before) and the rest of ``app``'s, made when first looked up.  Listing the names
+    makes nothing."""
+
+    def __init__(self, app: LazyTyper, made: MutableMapping[str, Any]) -> None:
+        self._app = app
+        self._made = dict(made)
+        self._names = [*app.lazy_commands, *(n for n in made if n not in app.lazy_commands)]
+
+    def __getitem__(self, name: str) -> Any:
+        command = self._made.get(name)
+        if command is None:
+            if name not in self._names:
+                raise KeyError(name)
+            command = self._made[name] = self._app.make_command(name)
+        return command
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        if name not in self._names:
+            self._names.append(name)
+        self._made[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        if name not in self._names:
+            raise KeyError(name)
+        self._names.remove(name)
+        self._made.pop(name, None)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._names))
+
+    def __len__(self) -> int:
+        return len(self._names)
 
 
 class GhostdbGroup(TyperGroup):
@@ -30,7 +109,13 @@ class GhostdbGroup(TyperGroup):
     mistakes, the database's and the system's errors (see `ghostdb.errors.describe`) and
     anything unexpected, never a traceback.  Ctrl-C is a line starting ``interrupted`` and
     exit status 130 (Typer would exit silently).
+
+    Its commands are `app`'s, each made when looked up (see `LazyTyper`).
     """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.commands = LazyCommands(app, self.commands)
 
     def main(  # type: ignore[override]
         self,
@@ -79,7 +164,8 @@ class GhostdbGroup(TyperGroup):
             stop(exc)
 
 
-app = typer.Typer(
+# Typer makes a group (not a lone command) of an app with a sub-app: `db_app` below.
+app = LazyTyper(
     cls=GhostdbGroup,
     help="A persistent solution store for the word game Ghost and other finite games.",
     no_args_is_help=True,
