@@ -165,7 +165,8 @@ def test_a_lookup_imports_no_numpy_alembic_or_solver(five: Path) -> None:
         "heavy = ['numpy', 'alembic', 'ghostdb.solvers', 'ghostdb.graph', 'ghostdb.jobs',\n"
         "         'sqlalchemy.dialects.postgresql', 'fastapi', 'ghostdb.verify',\n"
         "         'ghostdb.wordlists', 'ghostdb.play', 'ghostdb.strategies', 'ghostdb.reports',\n"
-        "         'ghostdb.games.chopsticks', 'ghostdb.games.tictactoe', 'rich']\n"
+        "         'ghostdb.games.chopsticks', 'ghostdb.games.tictactoe',\n"
+        "         'ghostdb.render_reports', 'rich']\n"
         "print([m for m in heavy if m in sys.modules], made)\n"
     )
     proc = subprocess.run(
