@@ -15,6 +15,7 @@ import signal
 import socket
 import time
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,8 +106,14 @@ def run_solve(
     *,
     force: bool = False,
     progress: ProgressFn | None = None,
+    staged: bool = False,
 ) -> SolveResult:
-    """Solve ``name`` (a dictionary or a game) under ``rules`` and publish the result."""
+    """Solve ``name`` (a dictionary or a game) under ``rules`` and publish the result.
+
+    ``staged``: for solves that run side by side on one SQLite store, write the rows to
+    memory first and copy them into the store under the write lock (see
+    `ghostdb.queries.open_stage`): faster to share the lock, slower alone.
+    """
     check_rules(name, rules)
     game_kind = game_name(name)
     reap_interrupted(engine)
@@ -181,16 +188,18 @@ def run_solve(
         # Every column is made before the write lock is taken: on SQLite the lock is the
         # one thing concurrent solves (`solve --all --jobs N`) wait for.
         tables = _tables(graph, values, plan_values, safe)
-        with writing(engine) as conn:
+        total = graph.size + (reachable_count if plan_values is not None else 0)
+        with ExitStack() as stack:
+            stage = None
+            if staged and engine.dialect.name == "sqlite":
+                stage = stack.enter_context(_staged(engine, tables, total, progress))
+            conn = stack.enter_context(writing(engine, connection=stage))
             if job_id is None:
                 job_id = q.insert_job(conn, **job)
-            written = 0
-            total = graph.size + (reachable_count if plan_values is not None else 0)
-            for table, columns, chunk in _chunks(tables, job_id):
-                q.bulk_insert(conn, table, columns, chunk)
-                written += len(chunk)
-                if progress:
-                    progress("write", written, total)
+            if stage is not None:
+                q.copy_stage(conn, [(t, names) for t, names, _, _ in tables], job_id)
+            else:
+                _write(conn, _chunks(tables, job_id), total, progress)
             if progress:
                 progress("publish", 0, 1)
             serialise(conn, solutions)  # publishers take turns
@@ -223,6 +232,39 @@ def run_solve(
     seconds = time.perf_counter() - started
     word_count = None if all_words is None else len(all_words)
     return SolveResult(job_id, False, graph.size, reachable_count, word_count, seconds)
+
+
+def _write(
+    conn: Any,
+    chunks: Iterator[tuple[Any, tuple[str, ...], q.Columns]],
+    total: int,
+    progress: ProgressFn | None,
+    staged: bool = False,
+) -> None:
+    written = 0
+    for table, columns, chunk in chunks:
+        q.bulk_insert(conn, table, columns, chunk, staged=staged)
+        written += len(chunk)
+        if progress:
+            progress("write", written, total)
+
+
+@contextmanager
+def _staged(
+    engine: Engine, tables: list[Table], total: int, progress: ProgressFn | None
+) -> Iterator[Any]:
+    """A connection whose stage holds ``tables``' rows (without the solution's id),
+    written in a transaction of its own that takes no lock on the store."""
+    with engine.connect() as conn:
+        q.open_stage(conn, [(t, names) for t, names, _, _ in tables])
+        try:
+            driver: Any = conn.connection.driver_connection
+            driver.execute("BEGIN")
+            _write(conn, _chunks(tables, None), total, progress, staged=True)
+            driver.execute("COMMIT")
+            yield conn
+        finally:
+            q.close_stage(conn)
 
 
 def _record(engine: Engine, job: dict[str, Any]) -> int | None:
@@ -317,11 +359,16 @@ def _tables(
     return tables
 
 
-def _chunks(tables: list[Table], job_id: int) -> Iterator[tuple[Any, tuple[str, ...], q.Columns]]:
-    """Each table's rows in chunks, for progress, with the solution's id; a column that
-    is not a list is one value for all its rows."""
+def _chunks(
+    tables: list[Table], job_id: int | None
+) -> Iterator[tuple[Any, tuple[str, ...], q.Columns]]:
+    """Each table's rows in chunks, for progress, with the solution's id (unless None);
+    a column that is not a list is one value for all its rows."""
+    key: tuple[str, ...] = () if job_id is None else ("solution_id",)
     for table, names, columns, n in tables:
         for lo in range(0, n, CHUNK_ROWS):
             hi = min(lo + CHUNK_ROWS, n)
-            part = [job_id, *(c[lo:hi] if isinstance(c, list) else c for c in columns)]
-            yield table, ("solution_id", *names), q.Columns(hi - lo, part)
+            part = [c[lo:hi] if isinstance(c, list) else c for c in columns]
+            if job_id is not None:
+                part.insert(0, job_id)
+            yield table, (*key, *names), q.Columns(hi - lo, part)

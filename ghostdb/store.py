@@ -948,8 +948,11 @@ def rules_flags(rules: RuleSet) -> str:
 
 def _solve_in_worker(url: str, name: str, key: str, force: bool) -> SolveResult:
     """One rule set solved in a worker process, on a store of its own."""
+    from ghostdb import jobs
+
     with open_store(url) as store:
-        return store.solve(name, g.parse_rules(key), force=force)
+        # Staged: the workers share SQLite's one write lock, so each holds it briefly.
+        return jobs.run_solve(store.engine, name, g.parse_rules(key), force=force, staged=True)
 
 
 def _solve_cost(rules: RuleSet) -> int:
