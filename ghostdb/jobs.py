@@ -1,10 +1,12 @@
 """Solve jobs: build a game's positions, solve them, write every one, publish atomically.
 
 A job is a ``solutions`` row.  It is committed as ``running`` first, so a crash leaves a
-trace; all positions (and, for word games, plans) are then written and the job flipped to
-``complete`` in one transaction, so a reader sees the previous complete solution or the
-new one, never part of one.  A job that fails is marked ``failed`` (a killed one is found
-and marked on the next solve), and its rows never become visible.
+trace (unless another process held SQLite's write lock just then: the row is committed
+with the rows instead, so that the job never waits to start); all positions (and, for
+word games, plans) are then written and the job flipped to ``complete`` in one
+transaction, so a reader sees the previous complete solution or the new one, never part
+of one.  A job that fails is marked ``failed`` (a killed one is found and marked on the
+next solve), and its rows never become visible.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ ProgressFn = Callable[[str, int, int], None]
 
 CHUNK_ROWS = 50_000
 
-PLAN_COLUMNS = tuple(plans.c.keys())[1:]  # after solution_id, which `_chunks` adds
+PLAN_COLUMNS = tuple(c.name for c in plans.c if c.name != "solution_id")  # `_chunks` adds it
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,7 @@ def run_solve(
         "pid": os.getpid(),
     }
     job_id = _record(engine, job)
+    recorded = job_id is not None  # committed already: a failure is marked on it
 
     started = time.perf_counter()
     restore = _fail_on_sigterm()
@@ -194,6 +197,7 @@ def run_solve(
             if staged and engine.dialect.name == "sqlite":
                 stage = stack.enter_context(_staged(engine, tables, total, progress))
             conn = stack.enter_context(writing(engine, connection=stage))
+            _check_current(conn, name, dictionary_id, words_sha, job_id)
             if job_id is None:
                 job_id = q.insert_job(conn, **job)
             if stage is not None:
@@ -220,7 +224,7 @@ def run_solve(
             q.delete_unpublished_rows(conn, game_kind, dictionary_id, rules.key)
             q.refresh_statistics(conn, positions, plans)
     except BaseException as exc:
-        if job_id is not None:
+        if recorded:  # a row inserted with the rows was rolled back with them
             _mark_failed(engine, job_id, exc)
         if isinstance(exc, Exception) and not isinstance(exc, NotSolved):
             raise SolveFailed(f"solving {name} ({rules.key}) failed: {exc}") from exc
@@ -249,6 +253,20 @@ def _write(
             progress("write", written, total)
 
 
+def _check_current(
+    conn: Any, name: str, dictionary_id: int | None, words_sha: str | None, job_id: int | None
+) -> None:
+    """Under the write lock: the words solved are still the dictionary's, and the job's
+    row is still there.  Reading and solving take no lock, and an `ingest --replace`
+    meanwhile changes the words and drops the dictionary's jobs."""
+    replaced = dictionary_id is not None and q.dictionary_sha256(conn, dictionary_id) != words_sha
+    if replaced or (job_id is not None and q.job_status(conn, job_id) != "running"):
+        raise NotSolved(
+            f"{name} was replaced or its job removed while it was being solved: "
+            "nothing was published; solve it again"
+        )
+
+
 @contextmanager
 def _staged(
     engine: Engine, tables: list[Table], total: int, progress: ProgressFn | None
@@ -256,8 +274,8 @@ def _staged(
     """A connection whose stage holds ``tables``' rows (without the solution's id),
     written in a transaction of its own that takes no lock on the store."""
     with engine.connect() as conn:
-        q.open_stage(conn, [(t, names) for t, names, _, _ in tables])
         try:
+            q.open_stage(conn, [(t, names) for t, names, _, _ in tables])
             driver: Any = conn.connection.driver_connection
             driver.execute("BEGIN")
             _write(conn, _chunks(tables, None), total, progress, staged=True)
@@ -283,13 +301,14 @@ def _record(engine: Engine, job: dict[str, Any]) -> int | None:
 def _mark_failed(engine: Engine, job_id: int, exc: BaseException) -> None:
     reason = "interrupted" if isinstance(exc, KeyboardInterrupt | SystemExit) else str(exc)
     with writing(engine) as conn:
-        q.update_job(
-            conn,
-            job_id,
-            status="failed",
-            finished_at=q.now(),
-            error=reason or type(exc).__name__,
-        )
+        if q.job_status(conn, job_id) == "running":  # not a row that is gone or published
+            q.update_job(
+                conn,
+                job_id,
+                status="failed",
+                finished_at=q.now(),
+                error=reason or type(exc).__name__,
+            )
 
 
 def _fail_on_sigterm() -> Callable[[], None]:

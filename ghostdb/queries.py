@@ -6,6 +6,7 @@ bound.  Functions take an open `Connection` and leave transactions to the caller
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from functools import cache
@@ -47,6 +48,17 @@ PUBLISHED = solutions.c.status == literal_column("'complete'")
 
 def dictionary_by_name(conn: Connection, name: str) -> Row[Any] | None:
     return conn.execute(select(dictionaries).where(dictionaries.c.name == name)).first()
+
+
+def dictionary_sha256(conn: Connection, dictionary_id: int) -> str | None:
+    """The recorded hash of a dictionary's words; None if it is gone."""
+    stmt = select(dictionaries.c.sha256).where(dictionaries.c.id == dictionary_id)
+    return conn.execute(stmt).scalar()
+
+
+def job_status(conn: Connection, job_id: int) -> str | None:
+    """A solve job's status; None if its row is gone."""
+    return conn.execute(select(solutions.c.status).where(solutions.c.id == job_id)).scalar()
 
 
 def dictionary_by_sha(conn: Connection, sha256: str) -> Row[Any] | None:
@@ -108,10 +120,12 @@ class Columns:
         width = len(self.columns)
         values: list[Any] = [None] * (self.count * width)
         for j, column in enumerate(self.columns):
-            if isinstance(column, Sequence) and not isinstance(column, str):
+            if isinstance(column, list | tuple):
                 values[j::width] = column
-            elif column is not None:
+            elif isinstance(column, str | int | float | bytes):
                 values[j::width] = repeat(column, self.count)
+            elif column is not None:  # the driver binds Python values only
+                raise TypeError(f"a column is a list, a tuple or one value, not {column!r}")
         return values
 
     def rows(self) -> Iterable[tuple[Any, ...]]:
@@ -222,11 +236,18 @@ def copy_stage(
 
 
 def close_stage(conn: Connection) -> None:
-    """Detach the stage (its memory is freed), ending any transaction left open on it."""
+    """Detach the stage, if attached (its memory is freed), ending any transaction left
+    open.  Never raises: a connection that cannot be cleaned is dropped from the pool, so
+    that no later user finds a stage on it."""
     driver: Any = conn.connection.driver_connection
-    if driver.in_transaction:
-        driver.rollback()
-    driver.execute(f"DETACH DATABASE {STAGE}")
+    try:
+        if driver.in_transaction:
+            driver.rollback()
+        attached = {row[1] for row in driver.execute("PRAGMA database_list")}
+        if STAGE in attached:
+            driver.execute(f"DETACH DATABASE {STAGE}")
+    except sqlite3.Error:
+        conn.invalidate()
 
 
 def refresh_statistics(conn: Connection, *tables: Any) -> None:

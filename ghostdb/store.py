@@ -833,8 +833,8 @@ class Store:
     def _ref(self, name: str, rules: RuleSet, *, refresh: bool = False) -> SolutionRef:
         """The published solution of ``name`` under ``rules``, cached.
 
-        A cached id that has been superseded finds no rows (the position query checks
-        the status), and the caller asks again with ``refresh``.
+        A cached id that has been superseded finds no rows (they are dropped when it
+        is), and the caller asks again with ``refresh``.
         """
         key = (name, rules)
         ref = None if refresh else self._refs.get(key)

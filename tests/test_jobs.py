@@ -1,0 +1,117 @@
+"""Solve jobs' less common paths: a job recorded with its rows because another process
+held the write lock when it started, staged writes (`solve --all --jobs N`), a failure
+in either, and a dictionary replaced while it was being solved."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import write_list
+
+from ghostdb import NotSolved, Rules, Store, jobs, open_store
+from ghostdb import queries as q
+from ghostdb.errors import SolveFailed
+
+FIVE = "ghost green tan tree tries"
+
+
+FRAGMENTS = ("", "g", "t", "tr", "gr")
+
+
+def _answers(store: Store, rules: Rules | None = None) -> list[object]:
+    return [store.lookup("small", f, rules) for f in FRAGMENTS]
+
+
+@pytest.fixture
+def expected(tmp_path: Path) -> list[object]:
+    """The answers of a plain solve of the same list, in a store of its own."""
+    folder = tmp_path / "reference"
+    folder.mkdir()
+    with open_store(str(folder / "reference.db")) as reference:
+        reference.ingest(write_list(folder, FIVE))
+        reference.solve("small", Rules())
+        return _answers(reference)
+
+
+def _statuses(store: Store) -> list[tuple[str, str]]:
+    return [(s.rules, s.status) for s in store.solutions("small")]
+
+
+def _late(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As if another process held the write lock when the job started."""
+    monkeypatch.setattr(jobs, "_record", lambda engine, job: None)
+
+
+@pytest.mark.parametrize("staged", [False, True])
+def test_a_job_recorded_with_its_rows_publishes(
+    store: Store,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    staged: bool,
+    expected: list[object],
+) -> None:
+    store.ingest(write_list(tmp_path, FIVE))
+    _late(monkeypatch)
+    result = jobs.run_solve(store.engine, "small", Rules(), staged=staged)
+    assert _statuses(store) == [("ghost/3", "complete")]
+    assert _answers(store) == expected
+    assert result.job_id == store.solutions("small")[0].id
+    assert all(v.ok for v in store.verify("small", every=True))
+
+
+@pytest.mark.parametrize("staged", [False, True])
+@pytest.mark.parametrize("late", [False, True])
+def test_a_failed_write_publishes_nothing_and_leaves_the_pool_clean(
+    store: Store,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    staged: bool,
+    late: bool,
+    expected: list[object],
+) -> None:
+    store.ingest(write_list(tmp_path, FIVE))
+    store.solve("small", Rules())
+    before = _statuses(store)
+    if late:
+        _late(monkeypatch)
+
+    def fail(*args: Any, **kwargs: Any) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(q, "copy_stage" if staged else "bulk_insert", fail)
+    with pytest.raises(SolveFailed, match="disk full"):
+        jobs.run_solve(store.engine, "small", Rules(), force=True, staged=staged)
+    # Recorded at the start: marked failed.  Recorded with the rows: rolled back with them.
+    assert _statuses(store) == before + ([] if late else [("ghost/3", "failed")])
+    assert _answers(store) == expected
+    monkeypatch.undo()
+    # No connection went back to the pool with a stage attached or a transaction open.
+    for _ in range(3):
+        jobs.run_solve(store.engine, "small", Rules(min_length=4), force=True, staged=True)
+    assert all(v.ok for v in store.verify("small", every=True))
+
+
+@pytest.mark.parametrize("late", [False, True])
+def test_a_dictionary_replaced_while_solving_publishes_nothing(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, late: bool
+) -> None:
+    store.ingest(write_list(tmp_path, FIVE))
+    if late:
+        _late(monkeypatch)
+    tables = jobs._tables
+
+    def replace_meanwhile(*args: Any) -> Any:
+        # Reading and solving take no lock: another process may replace the words.
+        folder = tmp_path / "other"
+        folder.mkdir()
+        other = write_list(folder, "zebra yak", name="small")
+        store.ingest(other, replace=True)
+        return tables(*args)
+
+    monkeypatch.setattr(jobs, "_tables", replace_meanwhile)
+    with pytest.raises(NotSolved, match=r"replaced .* while it was being solved"):
+        jobs.run_solve(store.engine, "small", Rules())
+    assert [s for s in store.solutions("small") if s.status == "complete"] == []
+    assert store.words("small") == ["yak", "zebra"]
