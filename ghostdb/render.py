@@ -287,6 +287,7 @@ _REPORTS = frozenset(
 
 
 def __getattr__(name: str) -> Any:
+    """The renderers kept in `ghostdb.render_reports`, loaded when first asked for."""
     if name in _REPORTS:
         from ghostdb import render_reports
 

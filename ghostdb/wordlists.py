@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ghostdb.errors import WordListError
-from ghostdb.values import IngestReport
+from ghostdb.reports import IngestReport
 
 T = TypeVar("T")
 
