@@ -40,7 +40,7 @@ from sqlalchemy import (
     text,
 )
 
-HEAD_REVISION = "0003"
+HEAD_REVISION = "0004"
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",

@@ -239,3 +239,25 @@ def test_read_commands_do_not_create_a_database(tmp_path: Path) -> None:
         open_store(str(tmp_path / "none.db"), create=False)
     assert not (tmp_path / "none.db").exists()
     assert not os.listdir(tmp_path)
+
+
+def test_a_replaced_and_solved_again_dictionary_answers_anew(store: Store, tmp_path: Path) -> None:
+    """`ingest --replace` drops a dictionary's solutions; the next solve's id must not be
+    the one a reader cached for the old words (solution ids are never reused)."""
+    from ghostdb.rules import Variant
+
+    rules = Rules(variant=Variant.SUPER)
+    store.ingest(write_list(tmp_path, FIVE))
+    store.solve("small", rules)
+    store.openings("small", rules)  # the solution is cached from here on
+    other = tmp_path / "other"
+    other.mkdir()
+    words = "abbey zebra"
+    store.ingest(write_list(other, words), replace=True)
+    store.solve("small", rules)
+    fresh_folder = tmp_path / "fresh"
+    fresh_folder.mkdir()
+    with open_store(str(fresh_folder / "fresh.db")) as fresh:
+        fresh.ingest(write_list(fresh_folder, words))
+        fresh.solve("small", rules)
+        assert store.openings("small", rules) == fresh.openings("small", rules)
