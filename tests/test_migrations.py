@@ -114,11 +114,16 @@ def _has(conn, solution_id: int, fragment: str) -> bool:  # type: ignore[no-unty
 
 
 def _normal(sql: str | None) -> list[str]:
-    """A statement's lines in sorted order, without trailing commas: Alembic's batch mode
-    writes a recreated table's constraints in an order that varies from run to run (and
-    blank lines are not kept)."""
-    lines = (line.strip().rstrip(",") for line in (sql or "").splitlines())
-    return sorted(line for line in lines if line)
+    """A statement's lines (or a file's, statement by statement) with its constraints in
+    sorted order, without trailing commas or blank lines: Alembic's batch mode writes a
+    recreated table's constraints in an order that varies from run to run."""
+    normal: list[str] = []
+    for statement in (sql or "").split(";\n"):
+        lines = [line.strip().rstrip(",") for line in statement.splitlines()]
+        lines = [line for line in lines if line]
+        constraints = sorted(line for line in lines if line.startswith("CONSTRAINT"))
+        normal += [line for line in lines if not line.startswith("CONSTRAINT")] + constraints
+    return normal
 
 
 def _schema(path: Path) -> list[tuple[object, ...]]:
