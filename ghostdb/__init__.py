@@ -1,7 +1,5 @@
 """ghostdb: a persistent, database-backed solution store for Ghost and other finite games."""
 
-from typing import Any
-
 from ghostdb.errors import (
     BadFragment,
     BadMove,
@@ -14,7 +12,9 @@ from ghostdb.errors import (
     UnknownDictionary,
     WordListError,
 )
-from ghostdb.rules import Move, Rules, Variant
+from ghostdb.games.chopsticks import ChopsticksRules
+from ghostdb.games.ghost.rules import Move, Rules, Variant
+from ghostdb.games.tictactoe import TicTacToeRules
 from ghostdb.store import Store, open_store
 from ghostdb.values import Outcome, Play, Position
 
@@ -41,12 +41,3 @@ __all__ = [
     "open_store",
 ]
 __version__ = "0.1.0"
-
-
-def __getattr__(name: str) -> Any:
-    """The stand-alone games' rules, imported when first asked for (see `ghostdb.games`)."""
-    if name in ("ChopsticksRules", "TicTacToeRules"):
-        from ghostdb import games
-
-        return getattr(games, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """Plans and principal lines: value types, and trees built from the recursive queries' rows.
 
-Pure: rows in, values out.  The rows come from `ghostdb.queries.plan_rows` and
-`ghostdb.queries.line_rows`; each is one path from the start fragment, written as its
+Pure: rows in, values out.  The rows come from `ghostdb.store.queries.plan_rows` and
+`ghostdb.store.queries.line_rows`; each is one path from the start fragment, written as its
 fragments joined by spaces (fragments are letters only), so a row's parent is its path
 less the last fragment.  In plain Ghost a path is fixed by its last fragment; in the Super
 variants one fragment can be reached along several paths, and each path is an outcome of
@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ghostdb.games.base import Game
+from ghostdb.games.ghost.rules import Variant
 from ghostdb.reports import PlanSize
-from ghostdb.rules import Variant
 from ghostdb.values import Outcome
 
 

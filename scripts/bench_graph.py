@@ -28,8 +28,8 @@ def peak_mb() -> float:
 
 def measure(wordlist: str, builder: str, min_length: int, runs: int) -> dict[str, float]:
     """Child process: build ``runs`` times; print the best CPU time and peak memory."""
-    from ghostdb import graph
-    from ghostdb.rules import Rules, Variant
+    from ghostdb.games.ghost import graph
+    from ghostdb.games.ghost.rules import Rules, Variant
     from ghostdb.wordlists import load
 
     words = load(wordlist).words

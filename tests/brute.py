@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from ghostdb.rules import Rules, Variant
+from ghostdb.games.ghost.rules import Rules, Variant
 
 
 @dataclass

@@ -115,7 +115,7 @@ def web_store(web_db: Path) -> Iterator[Store]:
 def small_web_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """five.txt under four rule sets, with Chopsticks and tic-tac-toe: every route in
     milliseconds (plans of a whole dictionary take seconds)."""
-    from ghostdb.rules import Variant
+    from ghostdb.games.ghost.rules import Variant
 
     path = tmp_path_factory.mktemp("small-web") / "ghost.db"
     with open_store(str(path)) as store:

@@ -162,11 +162,11 @@ def test_a_lookup_imports_no_numpy_alembic_or_solver(five: Path) -> None:
         f"    app(['lookup', 'five', 'gh', '--db', {str(five)!r}])\n"
         "except SystemExit as exc:\n"
         "    assert exc.code == 0, exc.code\n"
-        "heavy = ['numpy', 'alembic', 'ghostdb.solvers', 'ghostdb.graph', 'ghostdb.jobs',\n"
-        "         'sqlalchemy.dialects.postgresql', 'fastapi', 'ghostdb.verify',\n"
-        "         'ghostdb.wordlists', 'ghostdb.play', 'ghostdb.strategies', 'ghostdb.reports',\n"
-        "         'ghostdb.games.chopsticks', 'ghostdb.games.tictactoe',\n"
-        "         'ghostdb.render_reports', 'rich']\n"
+        "heavy = ['numpy', 'alembic', 'ghostdb.solvers', 'ghostdb.games.ghost.graph',\n"
+        "         'ghostdb.store.jobs', 'sqlalchemy.dialects.postgresql', 'fastapi',\n"
+        "         'ghostdb.store.verify', 'ghostdb.wordlists', 'ghostdb.play.engine',\n"
+        "         'ghostdb.strategies', 'ghostdb.reports',\n"
+        "         'ghostdb.text.render_reports', 'rich']\n"
         "print([m for m in heavy if m in sys.modules], made)\n"
     )
     proc = subprocess.run(

@@ -21,8 +21,8 @@ from conftest import OWN_WORDLISTS
 from sqlalchemy import create_engine, func, select, text
 
 from ghostdb import Rules, open_store
-from ghostdb.db import WAITING_MESSAGE
-from ghostdb.schema import HEAD_REVISION, metadata, plans, positions
+from ghostdb.store.db import WAITING_MESSAGE
+from ghostdb.store.schema import HEAD_REVISION, metadata, plans, positions
 
 PG_URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL", "")
 BACKENDS = [

@@ -20,13 +20,13 @@ from conftest import shared_list
 from sqlalchemy import create_engine, text
 
 from ghostdb import Rules, open_store
-from ghostdb.schema import metadata
+from ghostdb.store.schema import metadata
 
 PG_URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL", "")
 pytestmark = pytest.mark.slow
 
 # Where the solving process kills itself: the progress callback sees every stage.  Writes
-# come in chunks (`ghostdb.jobs.CHUNK_ROWS`): positions first, then plans.
+# come in chunks (`ghostdb.store.jobs.CHUNK_ROWS`): positions first, then plans.
 STAGES = ["build", "solve", "write positions", "write plans", "publish"]
 
 KILLER = textwrap.dedent(

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from ghostdb import Outcome, Rules, Store, console, open_store
-from ghostdb.play import Game
-from ghostdb.rules import Variant
-from ghostdb.schema import positions, solutions
+from ghostdb import Outcome, Rules, Store, open_store
+from ghostdb.games.ghost.rules import Variant
+from ghostdb.play import console
+from ghostdb.play.engine import Game
+from ghostdb.store.schema import positions, solutions
 
 pytestmark = pytest.mark.slow
 

@@ -20,7 +20,7 @@ import pytest
 from conftest import ROOT
 
 from ghostdb import Rules, Store, open_store
-from ghostdb.rules import Variant
+from ghostdb.games.ghost.rules import Variant
 
 pytestmark = pytest.mark.slow
 

@@ -31,9 +31,9 @@ from sqlalchemy.pool import Pool
 from typer.testing import CliRunner
 
 from ghostdb.cli import app
-from ghostdb.db import make_engine, upgrade
-from ghostdb.errors import describe
-from ghostdb.schema import HEAD_REVISION
+from ghostdb.store.db import make_engine, upgrade
+from ghostdb.store.faults import describe
+from ghostdb.store.schema import HEAD_REVISION
 
 FIVE = str(OWN_WORDLISTS / "five.txt")
 MIXED = str(OWN_WORDLISTS / "mixed.txt")
@@ -306,10 +306,10 @@ ROWS: list[tuple[Callable[[Setup], str], list[str], str]] = [
     (_full_old, ["db", "upgrade"], FULL),
     # out of memory wherever it happens
     (_out_of_memory("ghostdb.cli.open_store"), LOOKUP, OOM),
-    (_out_of_memory("ghostdb.queries.bulk_insert"), INGEST, OOM),
-    (_out_of_memory("ghostdb.queries.dictionary_words"), SOLVE, OOM),
+    (_out_of_memory("ghostdb.store.queries.bulk_insert"), INGEST, OOM),
+    (_out_of_memory("ghostdb.store.queries.dictionary_words"), SOLVE, OOM),
     (_out_of_memory("ghostdb.store.Store.strategy"), ["strategy", "five"], OOM),
-    (_out_of_memory("ghostdb.render.position"), LOOKUP, OOM),
+    (_out_of_memory("ghostdb.text.render.position"), LOOKUP, OOM),
     # usage mistakes
     (_five, [*LOOKUP, "--bogus"], "No such option: --bogus (`ghostdb lookup --help`"),
     (_five, [*LOOKUP, "-m", "x"], "Invalid value for '--min-length'"),

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ghostdb.errors import NotSolved
-from ghostdb.graph import Graph, build_anagram_graph, build_graph, build_insert_graph
-from ghostdb.rules import Form, Move, Rules, Variant
+from ghostdb.games.ghost.graph import Graph, build_anagram_graph, build_graph, build_insert_graph
+from ghostdb.games.ghost.rules import Form, Move, Rules, Variant
 from ghostdb.wordlists import load
 
 GAMES = ("ghost", "super", "superduper", "insert", "anagram")
@@ -149,7 +149,7 @@ def test_every_builder_matches_the_reference(words: list[str], game: str, min_le
         return
     graph = check(words, game, min_length)
     if game in ("ghost", "super", "superduper"):
-        # Each edge is the play its rank names (the move rules of ghostdb.rules).
+        # Each edge is the play its rank names (the move rules of ghostdb.games.ghost.rules).
         for p, c, r in zip(graph.edge_parent, graph.edge_child, graph.edge_rank, strict=True):
             move = Move(graph.alphabet[r // 4], Form(r % 4))
             assert move.apply(graph.fragments[p]) == graph.fragments[c]

@@ -9,9 +9,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from ghostdb.db import alembic_config, current_revision, make_engine, upgrade
-from ghostdb.schema import HEAD_REVISION, metadata
 from ghostdb.store import open_store
+from ghostdb.store.db import alembic_config, current_revision, make_engine, upgrade
+from ghostdb.store.schema import HEAD_REVISION, metadata
 
 
 def test_single_head_matches_the_code() -> None:
@@ -60,8 +60,8 @@ def test_a_database_of_the_previous_release_upgrades_and_answers_identically(
     from conftest import OWN_WORDLISTS, write_list
     from sqlalchemy import select
 
-    from ghostdb.games import parse_rules
-    from ghostdb.schema import positions, solutions
+    from ghostdb.games.registry import parse_rules
+    from ghostdb.store.schema import positions, solutions
 
     old = tmp_path / "old.db"
     shutil.copy(Path(__file__).parent / "data" / "release-0002.db", old)
@@ -105,7 +105,7 @@ def test_a_database_of_the_previous_release_upgrades_and_answers_identically(
 def _has(conn, solution_id: int, fragment: str) -> bool:  # type: ignore[no-untyped-def]
     from sqlalchemy import select
 
-    from ghostdb.schema import positions
+    from ghostdb.store.schema import positions
 
     stmt = select(positions.c.fragment).where(
         positions.c.solution_id == solution_id, positions.c.fragment == fragment
@@ -145,7 +145,7 @@ def test_a_new_sqlite_database_gets_the_schema_the_migrations_make(tmp_path: Pat
     """A fresh SQLite file is created from migrations/head.sqlite.sql, not by running the
     migrations; the two give the same tables, indexes and revision, and the file is what
     scripts/schema_sql.py writes from the migrations now."""
-    from ghostdb.db import HEAD_SQL, sqlite_head_sql
+    from ghostdb.store.db import HEAD_SQL, sqlite_head_sql
 
     saved = (Path(__file__).parent.parent / "migrations" / HEAD_SQL).read_text("utf-8")
     assert _normal(saved) == _normal(sqlite_head_sql()), (

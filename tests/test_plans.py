@@ -19,8 +19,8 @@ from sqlalchemy import update
 
 from ghostdb import Rules, Store, open_store
 from ghostdb.errors import BadMove, DeadFragment, MissingPlans
-from ghostdb.rules import Variant
-from ghostdb.schema import solutions
+from ghostdb.games.ghost.rules import Variant
+from ghostdb.store.schema import solutions
 
 # -- hand-made expected output on "ghost green tan tree tries" --------------------------------
 #

@@ -16,8 +16,8 @@ from conftest import dump, run, write_list
 
 from ghostdb import Rules, Store, open_store
 from ghostdb.errors import BadMove
-from ghostdb.play import choose
-from ghostdb.rules import Variant
+from ghostdb.games.ghost.rules import Variant
+from ghostdb.play.engine import choose
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from ghostdb import NotForThisGame, Rules, Store, open_store
-from ghostdb.rules import Variant
-from ghostdb.schema import positions
+from ghostdb.games.ghost.rules import Variant
+from ghostdb.store.schema import positions
 
 word_lists = st.lists(
     st.text(alphabet="abc", min_size=1, max_size=6), min_size=1, max_size=8, unique=True

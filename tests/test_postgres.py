@@ -17,8 +17,8 @@ from conftest import OWN_WORDLISTS, write_list
 from sqlalchemy import create_engine, select, text
 
 from ghostdb import Rules, Store, open_store
-from ghostdb.rules import STANDARD_VARIANTS
-from ghostdb.schema import metadata, positions
+from ghostdb.games.ghost.rules import STANDARD_VARIANTS
+from ghostdb.store.schema import metadata, positions
 
 PG_URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL", "")
 pytestmark = [

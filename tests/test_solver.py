@@ -7,10 +7,10 @@ from brute import brute_force
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ghostdb.games import GhostGame
 from ghostdb.games.base import WIN
-from ghostdb.graph import build_graph
-from ghostdb.rules import Rules, Variant
+from ghostdb.games.ghost import GhostGame
+from ghostdb.games.ghost.graph import build_graph
+from ghostdb.games.ghost.rules import Rules, Variant
 from ghostdb.solvers import solve
 
 

@@ -113,7 +113,7 @@ def test_lookup_never_calls_the_solver(
 ) -> None:
     store.ingest(write_list(tmp_path, FIVE))
     store.solve("small")
-    import ghostdb.graph
+    import ghostdb.games.ghost.graph
     import ghostdb.solvers
     import ghostdb.solvers.levels
 
@@ -122,7 +122,7 @@ def test_lookup_never_calls_the_solver(
 
     monkeypatch.setattr(ghostdb.solvers, "solve", forbidden)
     monkeypatch.setattr(ghostdb.solvers.levels, "solve", forbidden)
-    monkeypatch.setattr(ghostdb.graph, "build_graph", forbidden)
+    monkeypatch.setattr(ghostdb.games.ghost.graph, "build_graph", forbidden)
     with open_store(str(store.engine.url.database)) as fresh:
         assert fresh.lookup("small", "gho").best_move == "s"
         assert fresh.openings("small").plays
@@ -163,7 +163,7 @@ KILL_SCRIPT = textwrap.dedent(
     """
     import os, signal, sys
     from ghostdb import open_store, Rules
-    from ghostdb import queries
+    from ghostdb.store import queries
 
     real = queries.bulk_insert
     calls = 0
@@ -199,7 +199,7 @@ def test_killed_solve_leaves_nothing_partial(tmp_path: Path, enable1: Path) -> N
         with store.engine.connect() as conn:
             from sqlalchemy import func, select
 
-            from ghostdb.schema import positions
+            from ghostdb.store.schema import positions
 
             counts = dict(
                 conn.execute(
@@ -244,7 +244,7 @@ def test_read_commands_do_not_create_a_database(tmp_path: Path) -> None:
 def test_a_replaced_and_solved_again_dictionary_answers_anew(store: Store, tmp_path: Path) -> None:
     """`ingest --replace` drops a dictionary's solutions; the next solve's id must not be
     the one a reader cached for the old words (solution ids are never reused)."""
-    from ghostdb.rules import Variant
+    from ghostdb.games.ghost.rules import Variant
 
     rules = Rules(variant=Variant.SUPER)
     store.ingest(write_list(tmp_path, FIVE))

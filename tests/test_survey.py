@@ -14,7 +14,7 @@ from conftest import ROOT, dump, run, write_list
 
 from ghostdb import Rules, Store, open_store
 from ghostdb.errors import NotSolved
-from ghostdb.rules import Variant
+from ghostdb.games.ghost.rules import Variant
 
 FRENCH = "été étui étude état ami amie abri élan élève aube"
 ENGLISH = "ghost green tan tree tries"

@@ -12,8 +12,8 @@ from sqlalchemy import select
 
 from ghostdb import Rules, Store, open_store
 from ghostdb.errors import BadMove
-from ghostdb.rules import STANDARD_VARIANTS, Form, Move, Variant, standard_rule_sets
-from ghostdb.schema import plans, positions
+from ghostdb.games.ghost.rules import STANDARD_VARIANTS, Form, Move, Variant, standard_rule_sets
+from ghostdb.store.schema import plans, positions
 
 GHOST, SUPER, SUPERDUPER = Variant.GHOST, Variant.SUPER, Variant.SUPERDUPER
 
@@ -181,7 +181,7 @@ def test_solve_all_in_worker_processes_stores_the_same(tmp_path: Path) -> None:
         assert run("ingest", str(words), db=db)[0] == 0
         code, out, err = run("solve", "mix", "--all", "--jobs", jobs, db=db)
         assert code == 0 and out.count("solved mix") == 6, err
-    # The workers write through a stage in memory (see ghostdb.queries.open_stage).
+    # The workers write through a stage in memory (see ghostdb.store.queries.open_stage).
     for rules in standard_rule_sets():
         with open_store(str(one)) as a, open_store(str(two)) as b:
             for table in (positions, plans):

@@ -12,8 +12,8 @@ import pytest
 from conftest import OWN_WORDLISTS, run, shared_list
 
 from ghostdb import Rules, open_store
-from ghostdb.rules import Variant
-from ghostdb.verify import KINDS, Verdict
+from ghostdb.games.ghost.rules import Variant
+from ghostdb.store.verify import KINDS, Verdict
 
 # Real words (ENABLE's words beginning with "ca" and ending with "e" or "s"): positions
 # with several moves, wins, losses and plans of more than one word.

@@ -26,7 +26,7 @@ from conftest import dump, run
 from fastapi.testclient import TestClient
 
 from ghostdb import Store, open_store
-from ghostdb.rules import Rules, Variant
+from ghostdb.games.ghost.rules import Rules, Variant
 from ghostdb.web import create_app
 from ghostdb.web.fastlane import read_query
 from ghostdb.web.protocol import GatheringTransport
@@ -634,7 +634,7 @@ def test_the_api_on_postgresql(web_store: Store, enable1: Path) -> None:
     """The same answers from a server database, many threads at once."""
     from sqlalchemy import create_engine, text
 
-    from ghostdb.schema import metadata
+    from ghostdb.store.schema import metadata
 
     engine = create_engine(PG_URL)
     metadata.drop_all(engine)

@@ -1,10 +1,13 @@
-"""What every game gives ghostdb: a position graph, moves with notation, final values.
+"""What a game declares, once, for every surface of ghostdb.
 
-Pure: no database.  A game module defines a rule-set type (a frozen dataclass with a
-``key`` such as ``chopsticks/5`` and ``describe()``) and a `Game` subclass that turns those
-rules into a `PositionGraph` for the solvers and answers the questions the store, the
-play engine and the renderers ask about one position: its moves, whose turn it is, how a
-typed move or position is read.  Nothing else about a game is special-cased elsewhere.
+Pure: no database.  A game is one module: a rule-set type (a frozen dataclass whose
+fields are the game's rule options) and a `Game` subclass that states the game's name,
+title, rule options as data (`Option`), capabilities (played over a dictionary or not,
+how many seats), notation, moves, how the page draws it and how to play it, and that turns
+its rules into a `PositionGraph` for the solvers.  `ghostdb.games.registry` lists the
+games; the command line's rule options, the web API's query parameters, the page's game
+list and the parser of a stored rule key are all made from these declarations, so no code
+outside ``ghostdb.games`` asks which game it is.
 
 Values are stated for the player to move and coded so that a larger code is better for
 that player: ``LOSS < DRAW < TIE < WIN``.  A tie is a final position where nobody wins; a
@@ -14,9 +17,9 @@ draw is a position from which neither side can force an end (only games with cyc
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ghostdb.errors import BadMove
 
@@ -29,6 +32,110 @@ VALUE_NAMES = ("loss", "draw", "tie", "win")
 """The stored text of each value code."""
 FLIP = (WIN, DRAW, TIE, LOSS)
 """A child's value for its mover, seen by the player who moved there (by value code)."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option of a game, declared once.
+
+    The command line's flag, the web API's query parameter, the page's control and the
+    rule set's field are all made from it.  A bool option's flag turns its default
+    around (``--misere`` sets True, ``--no-transfers`` sets False); the API takes the
+    value itself (``misere=true``, ``transfers=false``).
+    """
+
+    name: str
+    """The rule set's field and the API's parameter, e.g. ``min_length``."""
+    flag: str
+    """The command-line flag, e.g. ``--min-length``."""
+    type: type
+    """int, bool or str."""
+    default: Any
+    help: str
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+    """The values a str option takes (a Ghost variant)."""
+    short: str | None = None
+    """A one-letter alias of the flag, e.g. ``-m``."""
+
+    def check(self, value: Any) -> Any:
+        """The value as the rule set stores it; raise BadMove naming the flag and its range."""
+        if self.type is bool:
+            if not isinstance(value, bool):
+                raise BadMove(f"{self.flag} is true or false, not {value!r}")
+            return value
+        if self.type is int:
+            try:
+                number = int(value)
+            except (TypeError, ValueError):
+                raise BadMove(f"{self.flag} takes a whole number, not {value!r}") from None
+            if (self.low is not None and number < self.low) or (
+                self.high is not None and number > self.high
+            ):
+                raise BadMove(f"{self.flag} must be {self.range_text()}, not {number}")
+            return number
+        text = str(getattr(value, "value", value)).lower()
+        if self.choices and text not in self.choices:
+            raise BadMove(f"{self.flag} is one of {', '.join(self.choices)}, not {value!r}")
+        return text
+
+    def range_text(self) -> str:
+        if self.low is not None and self.high is not None:
+            return f"from {self.low} to {self.high}"
+        if self.low is not None:
+            return f"at least {self.low}"
+        return f"at most {self.high}"
+
+    def flag_for(self, value: Any) -> str:
+        """The command-line words that select ``value`` ('' for the default)."""
+        value = getattr(value, "value", value)
+        default = getattr(self.default, "value", self.default)
+        if value == default:
+            return ""
+        if self.type is bool:
+            return self.flag
+        return f"{self.flag} {value}"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The declaration as the API and the page read it."""
+        return {
+            "name": self.name,
+            "flag": self.flag,
+            "type": self.type.__name__,
+            "default": getattr(self.default, "value", self.default),
+            "help": self.help,
+            "low": self.low,
+            "high": self.high,
+            "choices": list(self.choices),
+        }
+
+
+class RuleSet(Protocol):
+    """What every game's rule-set type gives: its game, a stored key, a description."""
+
+    game: ClassVar[str]
+
+    @property
+    def key(self) -> str:
+        """The key under which a solution is stored, e.g. ``ghost/3``, ``chopsticks/5``."""
+        ...
+
+    @property
+    def players(self) -> int:
+        """How many seats play (2 but in many-player Ghost)."""
+        ...
+
+    def describe(self) -> str: ...
+
+    def flags(self) -> str: ...
+
+
+def option_flags(rules: Any, options: Sequence[Option]) -> str:
+    """The command-line flags that select ``rules`` (empty for the default), each with a
+    leading space, as messages quote them: ``ghostdb solve NAME{flags}``."""
+    words = [option.flag_for(getattr(rules, option.name)) for option in options]
+    return "".join(f" {w}" for w in words if w)
 
 
 @dataclass
@@ -61,13 +168,25 @@ class PositionGraph:
 
 
 class Game(ABC):
-    """One game under one rule set.  Subclasses set ``name`` and implement the methods."""
+    """One game under one rule set.  Subclasses declare the class attributes below and
+    implement the abstract methods; the rest has defaults that fit most games."""
 
     name: ClassVar[str]
+    """The game's name on the command line and in the API, e.g. ``chopsticks``."""
     title: ClassVar[str]
+    rules_type: ClassVar[Any]
+    """The rule-set type: a frozen dataclass whose fields are the `options`' names."""
+    options: ClassVar[tuple[Option, ...]] = ()
     word_game: ClassVar[bool] = False
-    """Word games have dictionaries and memorisable plans (``strategy``, ``openings --words``)."""
+    """Played over a stored dictionary, with memorisable plans (``strategy``,
+    ``openings --words``), word counts and the survey."""
+    max_players: ClassVar[int] = 2
     position_noun: ClassVar[str] = "position"
+    board: ClassVar[str] = "text"
+    """How the page draws a position: ``letters``, ``hands``, ``grid`` or ``columns``."""
+    how_to_play: ClassVar[str] = ""
+    """A few sentences for the page and the console."""
+    example_positions: ClassVar[tuple[str, ...]] = ()
     children_extend_key: bool = False
     """Every move appends one character to the key (plain Ghost): a position's children
     are the keys of the next level that it begins, one range of the primary key."""
@@ -76,6 +195,42 @@ class Game(ABC):
         self.rules = rules
         self.key = rules.key
         """The rule set's key, e.g. ``chopsticks/5``."""
+
+    # -- rule sets ---------------------------------------------------------------------------
+
+    @classmethod
+    def make_rules(cls, **given: Any) -> Any:
+        """The rule set of the options given (None: not given, so the default); an option
+        of another game is refused in one line that lists this game's."""
+        own = {o.name: o for o in cls.options}
+        stray = [k for k, v in given.items() if v is not None and k not in own]
+        if stray:
+            listed = ", ".join(o.flag for o in cls.options) or "none"
+            raise BadMove(
+                f"{_flag_of(stray[0])} is not a rule option of {cls.name}: its rule options "
+                f"are {listed}"
+            )
+        values = {
+            name: option.default if given.get(name) is None else option.check(given[name])
+            for name, option in own.items()
+        }
+        return cls.rules_type.from_options(**values)
+
+    @classmethod
+    def owns_key(cls, key: str) -> bool:
+        """Whether a stored rule key is one of this game's (its first part names it)."""
+        return key.split("/", 1)[0] == cls.name
+
+    @classmethod
+    def standard_rule_sets(cls, misere: bool = False) -> list[Any]:
+        """The rule sets ``solve --all`` solves (the default one unless a game says more)."""
+        if misere:
+            raise BadMove(f"--misere is not a rule option of {cls.name}")
+        return [cls.make_rules()]
+
+    def cost(self) -> int:
+        """A rough order of solve times, to start the longest first."""
+        return 1
 
     # -- the whole graph ---------------------------------------------------------------------
 
@@ -122,6 +277,7 @@ class Game(ABC):
         raise BadMove(f"no single move turns {parent!r} into {child!r}")
 
     def move_hint(self) -> str:
+        """How to type a move, for prompts and error messages."""
         return "type a move"
 
     def ending(self, key: str) -> str:
@@ -131,6 +287,49 @@ class Game(ABC):
     def label(self, key: str) -> str:
         """The position as shown to people."""
         return key
+
+    def not_stored(self, key: str, stored: Callable[[str], bool], name: str) -> str:
+        """Why ``key`` is not a stored position, in one line (``stored(k)`` tells whether
+        another key is); the store raises it as DeadFragment."""
+        return (
+            f"{key!r} is not a position a game of {self.rules.describe()} can reach from "
+            f"the start ({self.start()})"
+        )
+
+
+def explore(
+    start: str,
+    moves: Callable[[str], Sequence[tuple[int, str]]],
+    final: Callable[[str], int],
+    level: Callable[[str], int],
+    *,
+    acyclic: bool,
+) -> PositionGraph:
+    """Every position reachable from ``start``, searched one position at a time: the one
+    routine the stand-alone games share.  ``moves(key)`` gives ``(rank, child)`` for each
+    move in move order (none at a final position); ``final(key)`` the value for the
+    player to move at a final position, else NOT_FINAL."""
+    import numpy as np  # building only: lookups start without numpy
+
+    index = {start: 0}
+    keys, edges, queue = [start], [], [start]
+    while queue:
+        key = queue.pop()
+        parent = index[key]
+        for rank, child in moves(key):
+            found = index.get(child)
+            if found is None:
+                found = index[child] = len(keys)
+                keys.append(child)
+                queue.append(child)
+            edges.append((parent, found, rank))
+    finals = np.fromiter((final(k) for k in keys), dtype=np.int8, count=len(keys))
+    levels = np.fromiter((level(k) for k in keys), dtype=np.int32, count=len(keys))
+    return graph_from_edges(keys, levels, finals, edges, 0, acyclic=acyclic)
+
+
+def _flag_of(name: str) -> str:
+    return "--" + name.replace("_", "-")
 
 
 def graph_from_edges(

@@ -29,8 +29,13 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ghostdb.errors import BadFragment, BadMove
-from ghostdb.games.base import LOSS, NOT_FINAL, Game, PositionGraph, graph_from_edges
+from ghostdb.games.base import LOSS, NOT_FINAL, Game, Option, PositionGraph, explore, option_flags
 
+OPTIONS = (
+    Option("fingers", "--fingers", int, 5, "Chopsticks: a hand dies at this many fingers.", 2, 9),
+    Option("rollover", "--rollover", bool, False, "Chopsticks: a hand keeps the remainder."),
+    Option("transfers", "--no-transfers", bool, True, "Chopsticks: taps only, no transfers."),
+)
 _KEY_RE = re.compile(r"^\s*(\d)\s*(\d)\s*[-/ ,]?\s*(\d)\s*(\d)\s*$")
 
 
@@ -42,10 +47,14 @@ class ChopsticksRules:
     rollover: bool = False
     transfers: bool = True
     game: ClassVar[str] = "chopsticks"
+    players: ClassVar[int] = 2
 
     def __post_init__(self) -> None:
-        if not 2 <= self.fingers <= 9:
-            raise BadMove(f"--fingers must be from 2 to 9, not {self.fingers}")
+        OPTIONS[0].check(self.fingers)
+
+    @classmethod
+    def from_options(cls, fingers: int, rollover: bool, transfers: bool) -> ChopsticksRules:
+        return cls(fingers, rollover, transfers)
 
     @property
     def key(self) -> str:
@@ -59,6 +68,7 @@ class ChopsticksRules:
 
     @classmethod
     def from_key(cls, key: str) -> ChopsticksRules:
+        """The rules of a stored key such as ``chopsticks/4/rollover``."""
         parts = key.split("/")
         try:
             if parts[0] != "chopsticks" or not set(parts[2:]) <= {"rollover", "no-transfers"}:
@@ -77,9 +87,7 @@ class ChopsticksRules:
 
     def flags(self) -> str:
         """The command-line flags that select these rules (empty for the default)."""
-        flags = "" if self.fingers == 5 else f" --fingers {self.fingers}"
-        flags += " --rollover" if self.rollover else ""
-        return flags + ("" if self.transfers else " --no-transfers")
+        return option_flags(self, OPTIONS)
 
 
 def _key(mover: Sequence[int], opponent: Sequence[int]) -> str:
@@ -91,6 +99,17 @@ def _key(mover: Sequence[int], opponent: Sequence[int]) -> str:
 class Chopsticks(Game):
     name = "chopsticks"
     title = "Chopsticks"
+    rules_type = ChopsticksRules
+    options = OPTIONS
+    board = "hands"
+    how_to_play = (
+        "Each player starts with one finger up on each hand. On your turn, tap one of the "
+        "opponent's live hands with one of yours: it gains as many fingers as yours shows, "
+        "and a hand that reaches the limit (5) dies. Or, with transfers, move fingers "
+        "between your own hands. Whoever loses both hands loses; play that goes round for "
+        "ever is a draw."
+    )
+    example_positions = ("11-11", "12-11")
 
     def __init__(self, rules: ChopsticksRules | None = None) -> None:
         super().__init__(rules or ChopsticksRules())
@@ -172,20 +191,22 @@ class Chopsticks(Game):
 
     # -- the graph -------------------------------------------------------------------------
 
-    def build(self, words: Sequence[str] | None = None) -> PositionGraph:
-        import numpy as np  # building only: lookups start without numpy
+    @classmethod
+    def standard_rule_sets(cls, misere: bool = False) -> list[ChopsticksRules]:
+        """With and without rollover and transfers."""
+        if misere:
+            raise BadMove("--misere is not a rule option of chopsticks")
+        return [
+            ChopsticksRules(5, rollover, transfers)
+            for rollover in (False, True)
+            for transfers in (True, False)
+        ]
 
-        start = self.start()
-        index = {start: 0}
-        keys, edges, queue = [start], [], [start]
-        while queue:
-            key = queue.pop()
-            for rank, _, child in self._moves(key):
-                if child not in index:
-                    index[child] = len(keys)
-                    keys.append(child)
-                    queue.append(child)
-                edges.append((index[key], index[child], rank))
-        final = np.array([LOSS if k[:2] == "00" else NOT_FINAL for k in keys], dtype=np.int8)
-        level = np.zeros(len(keys), dtype=np.int32)
-        return graph_from_edges(keys, level, final, edges, 0, acyclic=False)
+    def build(self, words: Sequence[str] | None = None) -> PositionGraph:
+        def moves(key: str) -> list[tuple[int, str]]:
+            return [(rank, child) for rank, _, child in self._moves(key)]
+
+        def final(key: str) -> int:
+            return LOSS if key[:2] == "00" else NOT_FINAL
+
+        return explore(self.start(), moves, final, self.level, acyclic=False)

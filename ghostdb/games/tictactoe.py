@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ghostdb.errors import BadFragment, BadMove
-from ghostdb.games.base import LOSS, NOT_FINAL, TIE, Game, PositionGraph, graph_from_edges
+from ghostdb.games.base import LOSS, NOT_FINAL, TIE, Game, PositionGraph, explore
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
@@ -24,6 +24,11 @@ class TicTacToeRules:
     """Tic-tac-toe has no rule options."""
 
     game: ClassVar[str] = "tictactoe"
+    players: ClassVar[int] = 2
+
+    @classmethod
+    def from_options(cls) -> TicTacToeRules:
+        return cls()
 
     @property
     def key(self) -> str:
@@ -53,6 +58,14 @@ def winner_mark(board: str) -> str | None:
 class TicTacToe(Game):
     name = "tictactoe"
     title = "tic-tac-toe"
+    rules_type = TicTacToeRules
+    board = "grid"
+    how_to_play = (
+        "Two players take turns marking an empty square of a 3×3 grid, X first. Three of "
+        "your marks in a row, a column or a diagonal win; a full board without a line is a "
+        "tie. Squares are numbered 1–9 row by row from the top left."
+    )
+    example_positions = (".........", "x...o....")
 
     def __init__(self, rules: TicTacToeRules | None = None) -> None:
         super().__init__(rules or TicTacToeRules())
@@ -108,19 +121,7 @@ class TicTacToe(Game):
         return "/".join(key[i : i + 3] for i in (0, 3, 6))
 
     def build(self, words: Sequence[str] | None = None) -> PositionGraph:
-        import numpy as np  # building only: lookups start without numpy
+        def moves(key: str) -> list[tuple[int, str]]:
+            return [(int(notation), child) for notation, child in self.candidates(key)]
 
-        start = self.start()
-        index = {start: 0}
-        keys, edges, queue = [start], [], [start]
-        while queue:
-            key = queue.pop()
-            for notation, child in self.candidates(key):
-                if child not in index:
-                    index[child] = len(keys)
-                    keys.append(child)
-                    queue.append(child)
-                edges.append((index[key], index[child], int(notation)))
-        final = np.array([self._final(k) for k in keys], dtype=np.int8)
-        level = np.array([self.level(k) for k in keys], dtype=np.int32)
-        return graph_from_edges(keys, level, final, edges, 0, acyclic=True)
+        return explore(self.start(), moves, self._final, self.level, acyclic=True)

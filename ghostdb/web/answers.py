@@ -21,8 +21,8 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import SQLAlchemyError
 
 from ghostdb.errors import DatabaseError, GhostdbError
-from ghostdb.games import RuleSet
-from ghostdb.play import choose, parse_players
+from ghostdb.games.base import RuleSet
+from ghostdb.play.engine import choose, parse_players
 from ghostdb.store import Store
 from ghostdb.web import library
 
@@ -72,7 +72,7 @@ class Answers:
         seed: int | None,
     ) -> dict[str, Any]:
         """The computer's reply: with chance ``skill`` the strategy's move, else any legal
-        move at random.  The draw is `ghostdb.play.choose`'s own, in the same order on the
+        move at random.  The draw is `ghostdb.play.engine.choose`'s own, in the same order on the
         same generator (so a seed gives what ``ghostdb play --seed`` would), made here so
         the reply can say which it was."""
         rules = self.rules(name, options)

@@ -21,9 +21,9 @@ from starlette.exceptions import HTTPException
 
 from ghostdb import __version__
 from ghostdb.errors import GhostdbError
-from ghostdb.render import opening_plan_dict
-from ghostdb.rules import MAX_PLAYERS
+from ghostdb.games.ghost.rules import MAX_PLAYERS
 from ghostdb.store import Store
+from ghostdb.text.render import opening_plan_dict
 from ghostdb.web import library
 from ghostdb.web.answers import Answers, dumps, error_body
 from ghostdb.web.fastlane import FastLane

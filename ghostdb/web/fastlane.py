@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from ghostdb.errors import GhostdbError
-from ghostdb.rules import MAX_PLAYERS
+from ghostdb.games.ghost.rules import MAX_PLAYERS
 from ghostdb.web.answers import Answers, dumps, error_body
 
 HOT_PATH = re.compile(r"^/api/([A-Za-z0-9][A-Za-z0-9._-]{0,99})/(position|move)$")

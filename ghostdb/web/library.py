@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ghostdb.errors import BadMove
-from ghostdb.games import RuleSet, check_rules, parse_rules
-from ghostdb.rules import Variant
+from ghostdb.games.base import RuleSet
+from ghostdb.games.ghost.rules import Variant
+from ghostdb.games.registry import check_rules, parse_rules
 from ghostdb.store import Store
 
 VARIANTS = {v.value for v in Variant}

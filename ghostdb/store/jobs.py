@@ -24,14 +24,14 @@ from typing import Any
 import numpy as np
 from sqlalchemy.engine import Engine
 
-from ghostdb import queries as q
-from ghostdb.db import WriterBusy, serialise, writing
 from ghostdb.errors import Interrupted, NotSolved, SolveFailed, UnknownDictionary
-from ghostdb.games import RuleSet, check_rules, game_name, game_of
-from ghostdb.games.base import VALUE_NAMES, PositionGraph
-from ghostdb.schema import plans, positions, solutions
+from ghostdb.games.base import VALUE_NAMES, PositionGraph, RuleSet
+from ghostdb.games.registry import check_rules, game_of, played_as
 from ghostdb.solvers import SOLVER_VERSION, Values, safety, solve
 from ghostdb.solvers import plans as plan_solver
+from ghostdb.store import queries as q
+from ghostdb.store.db import WriterBusy, serialise, writing
+from ghostdb.store.schema import plans, positions, solutions
 
 # (stage, units done so far, total units) for progress bars.  Stages, in order: "build",
 # "solve", "write" (positions then plans), "publish".
@@ -114,10 +114,10 @@ def run_solve(
 
     ``staged``: for solves that run side by side on one SQLite store, write the rows to
     memory first and copy them into the store under the write lock (see
-    `ghostdb.queries.open_stage`): faster to share the lock, slower alone.
+    `ghostdb.store.queries.open_stage`): faster to share the lock, slower alone.
     """
     check_rules(name, rules)
-    game_kind = game_name(name)
+    game_kind = played_as(name).name
     reap_interrupted(engine)
     with engine.connect() as conn:  # reads only: nothing here waits for another writer
         dictionary_id, words_sha, alphabet = None, None, ""

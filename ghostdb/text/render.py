@@ -3,7 +3,7 @@
 Pure: values in, strings out.  Text is plain (no colour codes), so it reads the same on a
 terminal, in a pipe and in a test.  Positions, listings and the helpers are here; the
 text of plans, lines, comparisons, reports, games and verdicts is in
-`ghostdb.render_reports`, which this module gives as its own when first asked for.
+`ghostdb.text.render_reports`, which this module gives as its own when first asked for.
 """
 
 from __future__ import annotations
@@ -261,7 +261,7 @@ def label(fragment: str) -> str:
     return fragment or "(start)"
 
 
-# Imported when first asked for: a lookup does not compile `ghostdb.render_reports`.
+# Imported when first asked for: a lookup does not compile `ghostdb.text.render_reports`.
 _REPORTS = frozenset(
     {
         "SURVEY_HEADERS",
@@ -287,9 +287,9 @@ _REPORTS = frozenset(
 
 
 def __getattr__(name: str) -> Any:
-    """The renderers kept in `ghostdb.render_reports`, loaded when first asked for."""
+    """The renderers kept in `ghostdb.text.render_reports`, loaded when first asked for."""
     if name in _REPORTS:
-        from ghostdb import render_reports
+        from ghostdb.text import render_reports
 
         return getattr(render_reports, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

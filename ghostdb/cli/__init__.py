@@ -15,14 +15,15 @@ from typer.core import TyperGroup
 from typer.main import get_command_from_info, get_command_name
 from typer.models import CommandInfo
 
-from ghostdb import render
-from ghostdb.errors import GhostdbError, Interrupted, describe
-from ghostdb.games import all_rule_sets, game_name, rules_from_options
-from ghostdb.rules import Variant
+from ghostdb.errors import GhostdbError, Interrupted
+from ghostdb.games.ghost.rules import Variant
+from ghostdb.games.registry import all_rule_sets, played_as, rules_from_options
 from ghostdb.store import Store, open_store
+from ghostdb.store.faults import describe
+from ghostdb.text import render
 
 if TYPE_CHECKING:
-    from ghostdb.games import RuleSet
+    from ghostdb.games.base import RuleSet
 
 # The database the running command opened, to name it in error messages.
 _opened: ContextVar[str | None] = ContextVar("ghostdb_opened", default=None)
@@ -106,7 +107,7 @@ class GhostdbGroup(TyperGroup):
     """The command group, made to end every failure the same way.
 
     A failure is one line on stderr starting ``error:`` and exit status 1: usage
-    mistakes, the database's and the system's errors (see `ghostdb.errors.describe`) and
+    mistakes, the database's and the system's errors (see `ghostdb.store.faults.describe`) and
     anything unexpected, never a traceback.  Ctrl-C is a line starting ``interrupted`` and
     exit status 130 (Typer would exit silently).
 
@@ -240,7 +241,7 @@ def stop(exc: KeyboardInterrupt) -> NoReturn:
 
 def _remember(db: str | None) -> str:
     """The URL of ``db``, kept where `GhostdbGroup` finds it to name it in messages."""
-    from ghostdb.db import resolve_url
+    from ghostdb.store.db import resolve_url
 
     url = resolve_url(db)
     _opened.set(url)
@@ -281,7 +282,7 @@ def rules_of(
     """The rule set the options choose for ``name``'s game; one line if one does not apply."""
     try:
         return rules_from_options(
-            game_name(name),
+            name,
             variant=variant,
             min_length=min_length,
             misere=misere or None,
@@ -398,14 +399,15 @@ def solve(
         fail("--all solves every standard rule set: leave out the other rule options")
     if every:
         rules_of(name, misere=misere)  # refuses --misere for games without it
-        rule_sets = all_rule_sets(game_name(name), misere)
+        rule_sets = all_rule_sets(name, misere)
     else:
         rule_sets = [
             rules_of(name, rules, min_length, misere, fingers, rollover, no_transfers, players)
         ]
     # A game needs no ingested list, so solving one may create the database.
-    noun = "fragments" if game_name(name) == "ghost" else "positions"
-    with store_for(db, create=game_name(name) != "ghost", write=True) as store:
+    game = played_as(name)
+    noun = f"{game.position_noun}s"
+    with store_for(db, create=not game.word_game, write=True) as store:
         if jobs > 1 and len(rule_sets) > 1:
             results = store.solve_many(name, rule_sets, jobs=jobs, force=force)
         else:
@@ -798,7 +800,7 @@ def play(
         if moves is None:
             if json:
                 fail("--json is for scripts: give the moves with --moves")
-            from ghostdb import console
+            from ghostdb.play import console
 
             console.run(game)
             return
@@ -867,7 +869,7 @@ def db_upgrade(db: DbOption = None) -> None:
 @db_app.command("current")
 def db_current(db: DbOption = None) -> None:
     """Show the schema revision of the database (changes nothing)."""
-    from ghostdb.db import inspect_schema
+    from ghostdb.store.db import inspect_schema
 
     _remember(db)
     schema = inspect_schema(db)

@@ -8,7 +8,7 @@
     <Outcome.WIN: 'win'>
 
 Lookups, plans, comparisons and the computer player read stored rows only; nothing here
-solves except `Store.solve`, which runs a job (see `ghostdb.jobs`).
+solves except `Store.solve`, which runs a job (see `ghostdb.store.jobs`).
 """
 
 from __future__ import annotations
@@ -23,9 +23,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sqlalchemy.engine import Connection, Engine
 
-from ghostdb import games as g
-from ghostdb import queries as q
-from ghostdb.db import current_revision, open_engine, serialise, writing
 from ghostdb.errors import (
     BadMove,
     DeadFragment,
@@ -36,16 +33,18 @@ from ghostdb.errors import (
     UnknownDictionary,
     WordListError,
 )
-from ghostdb.games import Game
-from ghostdb.rules import Rules, Variant
+from ghostdb.games import registry as g
+from ghostdb.games.base import Game
+from ghostdb.games.ghost.rules import Rules, Variant
+from ghostdb.store import queries as q
+from ghostdb.store.db import current_revision, open_engine, serialise, writing
 from ghostdb.values import Outcome, Play, Position
 
 # Imported where used, as `jobs` and `verify` are: a lookup needs none of these.
 if TYPE_CHECKING:
     from ghostdb import wordlists
-    from ghostdb.games import RuleSet
-    from ghostdb.jobs import ProgressFn, SolveResult
-    from ghostdb.play import Match, SelfPlay
+    from ghostdb.games.base import RuleSet
+    from ghostdb.play.engine import Match, SelfPlay
     from ghostdb.reports import (
         Comparison,
         DictionaryInfo,
@@ -55,8 +54,9 @@ if TYPE_CHECKING:
         SolutionSummary,
         SurveyRow,
     )
+    from ghostdb.store.jobs import ProgressFn, SolveResult
+    from ghostdb.store.verify import Verdict
     from ghostdb.strategies import Lines, Node, OpeningPlans, ReportRow, Strategy
-    from ghostdb.verify import Verdict
 
 LOOKUP_CACHE_KIB = 16 * 1024
 """The page cache of a thread's SQLite connection for lookups (see `Store._dbapi`)."""
@@ -260,7 +260,7 @@ class Store:
         (default: the game's standard rules) and publish it; a no-op if solved, unless
         ``force``.  ``progress(stage, done, total)`` is called as the job advances.
         """
-        from ghostdb import jobs  # numpy and the solvers: only solving needs them
+        from ghostdb.store import jobs  # numpy and the solvers: only solving needs them
 
         rules = self.rules_for(name) if rules is None else rules
         return jobs.run_solve(self.engine, name, rules, force=force, progress=progress)
@@ -279,7 +279,7 @@ class Store:
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
         url = self.engine.url.render_as_string(hide_password=False)
-        order = sorted(rule_sets, key=_solve_cost, reverse=True)
+        order = sorted(rule_sets, key=lambda r: g.game_of(r).cost(), reverse=True)
         # spawn, not fork: a worker must not inherit this process's open connections.
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(min(jobs, len(order)), mp_context=context) as pool:
@@ -294,11 +294,11 @@ class Store:
     def rules_for(self, name: str, **options: Any) -> RuleSet:
         """The rule set of ``name``'s game from command-line style options (None: not
         given; see `ghostdb.games.rules_from_options`)."""
-        return g.rules_from_options(g.game_name(name), **options)
+        return g.rules_from_options(name, **options)
 
     def solutions(self, name: str | None = None) -> list[SolutionInfo]:
         """Every solve job (published, failed, superseded), oldest first."""
-        from ghostdb.jobs import interrupted
+        from ghostdb.store.jobs import interrupted
 
         with self.engine.connect() as conn:
             if name is not None and name not in g.STANDALONE:
@@ -308,10 +308,10 @@ class Store:
     def verify(
         self, name: str | None = None, rules: RuleSet | None = None, *, every: bool = False
     ) -> list[Verdict]:
-        """Verify published solutions (see `ghostdb.verify`): of the whole store when
+        """Verify published solutions (see `ghostdb.store.verify`): of the whole store when
         ``name`` is None, else every one of ``name`` (``every``) or the one of ``rules``
         (default: the default rule set).  Read in one snapshot."""
-        from ghostdb.verify import verify_solution
+        from ghostdb.store.verify import verify_solution
 
         conn = self.engine.connect()
         if self.engine.dialect.name == "postgresql":
@@ -336,20 +336,7 @@ class Store:
         """Every game ghostdb knows, its rule options and what of it is solved."""
         with self.engine.connect() as conn:
             published = q.all_published(conn)
-        found = []
-        for game, options in g.OPTIONS.items():
-            solved = sorted({r.rules for r in published if r.game == game})
-            found.append(
-                {
-                    "game": game,
-                    "title": (g.STANDALONE.get(game) or g.GhostGame).title,
-                    "played_over": "a dictionary" if game == "ghost" else None,
-                    "rule_options": list(options),
-                    "solved": solved,
-                    "names": sorted({r.name for r in published if r.game == game}),
-                }
-            )
-        return found
+        return g.describe_games(published)
 
     def catalogue(self) -> list[dict[str, Any]]:
         """Every stored dictionary and solved game with its published rule sets."""
@@ -704,8 +691,8 @@ class Store:
         seed: int | None = None,
         rng: random.Random | None = None,
     ) -> Match:
-        """A match from the start; ``players`` names each seat (see `ghostdb.play`)."""
-        from ghostdb.play import Match, parse_players
+        """A match from the start; ``players`` names each seat (see `ghostdb.play.engine`)."""
+        from ghostdb.play.engine import Match, parse_players
 
         rules = self._rules(name, rules)
         seats = parse_players(players)
@@ -726,7 +713,7 @@ class Store:
         seed: int | None = None,
     ) -> SelfPlay:
         """Play ``games`` games between computer players and tally the results."""
-        from ghostdb.play import Match, parse_players, selfplay
+        from ghostdb.play.engine import Match, parse_players, selfplay
 
         rules = self._rules(name, rules)
         seats = parse_players(players)
@@ -941,26 +928,13 @@ def check_name(name: str) -> None:
         )
 
 
-def rules_flags(rules: RuleSet) -> str:
-    """The command-line flags that select ``rules`` (empty for the default)."""
-    return rules.flags()
-
-
 def _solve_in_worker(url: str, name: str, key: str, force: bool) -> SolveResult:
     """One rule set solved in a worker process, on a store of its own."""
-    from ghostdb import jobs
+    from ghostdb.store import jobs
 
     with open_store(url) as store:
         # Staged: the workers share SQLite's one write lock, so each holds it briefly.
         return jobs.run_solve(store.engine, name, g.parse_rules(key), force=force, staged=True)
-
-
-def _solve_cost(rules: RuleSet) -> int:
-    """A rough order of solve times, to start the longest first."""
-    variant = getattr(rules, "variant", None)
-    return {Variant.SUPERDUPER: 3, Variant.SUPER: 2, Variant.INSERT: 4, Variant.ANAGRAM: 3}.get(
-        variant, 1
-    )
 
 
 def _sql_moves(rules: Rules) -> bool:

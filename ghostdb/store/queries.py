@@ -1,4 +1,4 @@
-"""All of ghostdb's SQL, as SQLAlchemy Core statements over `ghostdb.schema`.
+"""All of ghostdb's SQL, as SQLAlchemy Core statements over `ghostdb.store.schema`.
 
 Every statement runs on SQLite and PostgreSQL: no dialect-only syntax, parameters always
 bound.  Functions take an open `Connection` and leave transactions to the caller.
@@ -36,8 +36,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import Select
 
-from ghostdb.rules import Form
-from ghostdb.schema import dictionaries, plans, positions, solutions, words
+from ghostdb.games.ghost.rules import Form
+from ghostdb.store.schema import dictionaries, plans, positions, solutions, words
 
 # The status is written into the SQL, not bound: a bound value compared with the column
 # of a partial index makes SQLite prepare the statement again on every execution.

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ghostdb.errors import NotSolved
-from ghostdb.rules import Form, Rules, Variant
+from ghostdb.games.ghost.rules import Form, Rules, Variant
 
 
 @dataclass

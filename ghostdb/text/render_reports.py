@@ -1,7 +1,7 @@
 """Text for the commands beyond lookups and listings: plans and lines, comparisons,
 reports and the survey, games played, verify's verdicts.
 
-Part of `ghostdb.render` (which gives these names too), apart so that a lookup does not
+Part of `ghostdb.text.render` (which gives these names too), apart so that a lookup does not
 compile it.  Pure: values in, strings out.
 """
 
@@ -11,7 +11,8 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ghostdb.render import (
+from ghostdb.games.ghost.rules import Rules, Variant
+from ghostdb.text.render import (
     VERBS,
     label,
     mover,
@@ -21,14 +22,13 @@ from ghostdb.render import (
     seat_list,
     table,
 )
-from ghostdb.rules import Rules, Variant
 from ghostdb.values import Outcome, Position
 
 if TYPE_CHECKING:
-    from ghostdb.play import Match, SelfPlay, Turn
+    from ghostdb.play.engine import Match, SelfPlay, Turn
     from ghostdb.reports import Comparison, SurveyRow
+    from ghostdb.store.verify import Verdict
     from ghostdb.strategies import Ending, Lines, Node, OpeningPlans, ReportRow, Strategy
-    from ghostdb.verify import Verdict
 
 
 # -- plans, lines, comparisons -------------------------------------------------------------------

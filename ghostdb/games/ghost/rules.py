@@ -2,7 +2,7 @@
 
 Pure: no database.  A `Rules` value names a variant (plain Ghost, SuperGhost or
 SuperDuperGhost), the minimum word length and whether the game is misère;
-`ghostdb.graph` turns a word list into the variant's position graph.
+`ghostdb.games.ghost.graph` turns a word list into the variant's position graph.
 
 Move notation (accepted wherever a move is typed, shown everywhere a move is printed):
 
@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ghostdb.errors import BadFragment, BadMove
+from ghostdb.games.base import Option, option_flags
 
 
 class Variant(enum.Enum):
@@ -67,6 +68,7 @@ FORMS_OF = {
     Variant.ANAGRAM: (),
 }
 MAX_PLAYERS = 8
+MAX_MIN_LENGTH = 64  # no stored word is longer (see ghostdb.wordlists.MAX_WORD_LETTERS)
 
 
 @dataclass(frozen=True, order=True)
@@ -93,6 +95,31 @@ class Move:
         }[self.form]
 
 
+OPTIONS = (
+    Option(
+        "variant",
+        "--rules",
+        str,
+        Variant.GHOST.value,
+        "Ghost variant.",
+        choices=tuple(v.value for v in Variant),
+        short="-r",
+    ),
+    Option(
+        "min_length",
+        "--min-length",
+        int,
+        3,
+        "Ghost: shortest word that ends the game.",
+        1,
+        MAX_MIN_LENGTH,
+        short="-m",
+    ),
+    Option("misere", "--misere", bool, False, "Ghost: completing a word wins."),
+    Option("players", "--players", int, 2, "Ghost: seats, moving in turn.", 2, MAX_PLAYERS),
+)
+"""Ghost's rule options, as every surface offers them."""
+
 _MOVE_RE = re.compile(r"^(?P<rev1>~)?(?P<pre>\+)?(?P<letter>[^\W\d_])(?P<post>\+)?(?P<rev2>~)?$")
 
 
@@ -111,6 +138,10 @@ class Rules:
             raise BadMove(f"minimum word length must be at least 1, not {self.min_length}")
         if not 2 <= self.players <= MAX_PLAYERS:
             raise BadMove(f"Ghost is for 2 to {MAX_PLAYERS} players, not {self.players}")
+
+    @classmethod
+    def from_options(cls, variant: str, min_length: int, misere: bool, players: int) -> Rules:
+        return cls(Variant(variant), min_length, misere, players)
 
     @property
     def key(self) -> str:
@@ -152,10 +183,7 @@ class Rules:
 
     def flags(self) -> str:
         """The command-line flags that select these rules (empty for the default)."""
-        flags = "" if self.variant is Variant.GHOST else f" --rules {self.variant.value}"
-        flags += "" if self.min_length == 3 else f" --min-length {self.min_length}"
-        flags += " --misere" if self.misere else ""
-        return flags + (f" --players {self.players}" if self.players != 2 else "")
+        return option_flags(self, OPTIONS)
 
     @property
     def forms(self) -> tuple[Form, ...]:
@@ -218,12 +246,6 @@ class Rules:
             if move.apply(before) == after:
                 return move.notation(self.variant)
         raise BadMove(f"no single move turns {before!r} into {after!r}")
-
-    # -- fragments -----------------------------------------------------------------------
-
-    def player_to_move(self, fragment: str, players: int | None = None) -> int:
-        """Every move adds one letter, so the fragment's length says whose turn it is."""
-        return len(fragment) % (players or self.players)
 
 
 STANDARD_VARIANTS = (Variant.GHOST, Variant.SUPER, Variant.SUPERDUPER)

@@ -1,7 +1,8 @@
 """Ghost and its variants over a dictionary, as a `ghostdb.games.base.Game`.
 
 The rules and the notation of Ghost, SuperGhost and SuperDuperGhost live in
-`ghostdb.rules`; the fast whole-array builders of every fragment live in `ghostdb.graph`.
+`ghostdb.games.ghost.rules`; the fast whole-array builders of every fragment live in
+`ghostdb.games.ghost.graph`.
 This module adapts them to the game interface: positions are fragments, a fragment that
 is a game word is final (won by the player to move there, lost in misère), and a
 fragment's level is its length.  It also holds the moves of the two variants that are not
@@ -21,12 +22,19 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ghostdb.errors import BadMove, NotSolved
 from ghostdb.games.base import LOSS, NOT_FINAL, WIN, Game, PositionGraph
-from ghostdb.rules import Rules, Variant, clean_fragment
+from ghostdb.games.ghost.rules import (
+    MAX_PLAYERS,
+    OPTIONS,
+    Rules,
+    Variant,
+    clean_fragment,
+    standard_rule_sets,
+)
 
 _INSERT_RE = re.compile(
     r"^(?:\+(?P<front>[^\W\d_])|(?P<end>[^\W\d_])\+?|(?P<letter>[^\W\d_])@(?P<at>\d+))$"
@@ -34,7 +42,7 @@ _INSERT_RE = re.compile(
 
 
 class GhostGame(Game):
-    """Ghost, SuperGhost or SuperDuperGhost (see `ghostdb.rules`) over a dictionary.
+    """Ghost, SuperGhost or SuperDuperGhost (see `ghostdb.games.ghost.rules`) over a dictionary.
 
     ``alphabet`` (the dictionary's letters) is enough to list the moves of a fragment;
     `build` needs the words themselves.
@@ -42,8 +50,20 @@ class GhostGame(Game):
 
     name = "ghost"
     title = "Ghost"
+    rules_type = Rules
+    options = OPTIONS
     word_game = True
+    max_players = MAX_PLAYERS
     position_noun = "fragment"
+    board = "letters"
+    how_to_play = (
+        "Players take turns adding a letter to a growing fragment, which must always "
+        "begin some word of the dictionary. Whoever completes a word (of at least the "
+        "minimum length) loses. SuperGhost lets a letter go at either end; SuperDuperGhost "
+        "also lets the fragment be reversed first; Insert Ghost puts a letter anywhere; "
+        "Anagram Ghost lets the letters be rearranged."
+    )
+    example_positions = ("", "gho")
 
     def __init__(self, rules: Rules, alphabet: str = "") -> None:
         super().__init__(rules)
@@ -53,10 +73,51 @@ class GhostGame(Game):
         self.key = rules.key
         self._players = rules.players
 
+    # -- rule sets -------------------------------------------------------------------------
+
+    @classmethod
+    def owns_key(cls, key: str) -> bool:
+        """Ghost's keys start with the variant (``ghost/3``, ``super/4/misere``)."""
+        return key.split("/", 1)[0] in {v.value for v in Variant}
+
+    @classmethod
+    def standard_rule_sets(cls, misere: bool = False) -> list[Rules]:
+        """Ghost, SuperGhost and SuperDuperGhost, each with words of 3+ and 4+."""
+        return standard_rule_sets(misere)
+
+    def cost(self) -> int:
+        return {Variant.SUPERDUPER: 3, Variant.SUPER: 2, Variant.INSERT: 4, Variant.ANAGRAM: 3}.get(
+            self.rules.variant, 1
+        )
+
+    @property
+    def plan_unit(self) -> str:
+        """What one outcome of a plan is: a word (plain Ghost) or a sequence of fragments."""
+        return "word" if self.rules.variant is Variant.GHOST else "sequence"
+
+    def not_stored(self, key: str, stored: Callable[[str], bool], name: str) -> str:
+        """No word continues ``key``: in plain Ghost the longest stored prefix tells which
+        letter was the fatal one."""
+        rules = self.rules
+        if rules.variant is not Variant.GHOST:
+            return (
+                f"{key!r} is part of no word of {rules.min_length}+ letters in {name}: "
+                "whoever made it has lost"
+            )
+        alive = next((key[:i] for i in range(len(key) - 1, 0, -1) if stored(key[:i])), "")
+        fatal = key[len(alive)]
+        where = "" if len(alive) == len(key) - 1 else f" (the game was lost at {alive + fatal!r})"
+        return (
+            f"{key!r} begins no word of {rules.min_length}+ letters in {name}: "
+            f"whoever played the {fatal} has lost{where}"
+        )
+
+    # -- the graph -------------------------------------------------------------------------
+
     def build(self, words: Sequence[str] | None = None) -> PositionGraph:
         import numpy as np  # building only: lookups start without numpy
 
-        from ghostdb import graph as builders
+        from ghostdb.games.ghost import graph as builders
 
         if not words:
             raise NotSolved("no words to build the game from")

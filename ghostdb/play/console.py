@@ -1,4 +1,4 @@
-"""The console game: prompts, keystrokes and messages around a `ghostdb.play.Game`.
+"""The console game: prompts, keystrokes and messages around a `ghostdb.play.engine.Game`.
 
 Plain text only, so it reads the same on a terminal and through a pipe.  When input comes
 from a pipe the typed line is echoed after its prompt, so a transcript shows every move.
@@ -9,9 +9,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from ghostdb import render
 from ghostdb.errors import BadMove
-from ghostdb.play import HUMAN, Game, Result
+from ghostdb.play.engine import HUMAN, Game, Result
+from ghostdb.text import render
 
 HELP = "? lists every legal move, quit ends the game"
 

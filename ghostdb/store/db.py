@@ -1,7 +1,7 @@
 """Opening databases: URLs, SQLite settings, the schema revision, and write transactions.
 
 The only module that creates engines.  Opening compares the database's Alembic revision
-with `ghostdb.schema.HEAD_REVISION`; only when they differ is Alembic imported to upgrade
+with `ghostdb.store.schema.HEAD_REVISION`; only when they differ is Alembic imported to upgrade
 (or, for a database from a newer ghostdb, the open is refused).  A read-only open never
 creates, upgrades or otherwise changes anything.
 
@@ -30,8 +30,9 @@ from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, SAWarning, SQLAlchemyError
 
-from ghostdb.errors import DatabaseError, LockTimeout, describe
-from ghostdb.schema import HEAD_REVISION
+from ghostdb.errors import DatabaseError, LockTimeout
+from ghostdb.store.faults import describe
+from ghostdb.store.schema import HEAD_REVISION
 
 DEFAULT_URL = "sqlite:///ghost.db"
 URL_ENV = "GHOSTDB_URL"

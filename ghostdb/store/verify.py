@@ -32,10 +32,10 @@ from typing import Any
 import numpy as np
 from sqlalchemy.engine import Connection
 
-from ghostdb import queries as q
-from ghostdb.games import game_of, parse_rules
 from ghostdb.games.base import DRAW, FLIP, LOSS, NOT_FINAL, VALUE_NAMES, WIN, PositionGraph
+from ghostdb.games.registry import game_of, parse_rules
 from ghostdb.solvers import SOLVER_VERSION, group_starts
+from ghostdb.store import queries as q
 from ghostdb.wordlists import content_sha256
 
 EXAMPLES = 5

@@ -1,0 +1,1 @@
+"""Playing a stored solution: the match engine, the computer strategies, the console."""

@@ -1,0 +1,1 @@
+"""Plain-text renderers: what the command line and the console print."""
