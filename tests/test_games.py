@@ -9,14 +9,13 @@ until nothing changes.
 
 from __future__ import annotations
 
-import ast
 import json
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ROOT, dump, run
+from conftest import dump, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
         SurveyRow,
     )
     from ghostdb.store.jobs import ProgressFn, SolveResult
+    from ghostdb.store.solution import Solution
     from ghostdb.store.verify import Verdict
     from ghostdb.strategies import Lines, Node, OpeningPlans, ReportRow, Strategy
 
@@ -337,6 +338,16 @@ class Store:
         with self.engine.connect() as conn:
             published = q.all_published(conn)
         return g.describe_games(published)
+
+    def solution(self, name: str, rules: RuleSet | None = None) -> Solution:
+        """The published solution of ``name`` (a dictionary or a game) under ``rules``
+        (default: the game's default rules), as a handle; raises UnknownDictionary,
+        BadMove (rules of another game), NotSolved."""
+        from ghostdb.store.solution import Solution
+
+        rules = self._rules(name, rules)
+        self._ref(name, rules)  # raises if it is not there
+        return Solution(self, name, rules)
 
     def catalogue(self) -> list[dict[str, Any]]:
         """Every stored dictionary and solved game with its published rule sets."""
