@@ -1,0 +1,30 @@
+"""The package's shape: imports point one way (import-linter's contracts in
+pyproject.toml) and nothing is forwarded by a module-level ``__getattr__``."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT
+
+
+def test_the_import_contracts_hold() -> None:
+    lint = shutil.which("lint-imports") or str(Path(sys.executable).parent / "lint-imports")
+    proc = subprocess.run(
+        [lint, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert "broken" not in proc.stdout.splitlines()[-1].lower()
+
+
+def test_no_module_forwards_names_with_getattr() -> None:
+    found = []
+    for path in sorted((ROOT / "ghostdb").rglob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.FunctionDef) and node.name in ("__getattr__", "__dir__"):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, f"module-level __getattr__ forwards names: {found}"
