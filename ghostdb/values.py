@@ -172,26 +172,3 @@ class Position(NamedTuple):
             **({} if self.safe_seats is None else {"safe_seats": list(self.safe_seats)}),
             "plays": [p.as_dict() for p in self.ranked_plays()],
         }
-
-
-_REPORTS = frozenset(
-    {
-        "Comparison",
-        "DictionaryInfo",
-        "Disagreement",
-        "IngestReport",
-        "PlanSize",
-        "SolutionInfo",
-        "SolutionSummary",
-        "SurveyRow",
-    }
-)
-
-
-def __getattr__(name: str) -> Any:
-    """The types that moved to `ghostdb.reports`, still importable from here."""
-    if name in _REPORTS:
-        from ghostdb import reports
-
-        return getattr(reports, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
