@@ -24,8 +24,9 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
-from ghostdb import Rules, Store, open_store, render
+from ghostdb import Rules, Store, open_store
 from ghostdb.errors import GhostdbError
+from ghostdb.text import reports
 
 DICT_DIR = Path("/usr/share/dict")
 MIN_LENGTHS = (3, 4)
@@ -104,7 +105,7 @@ def run(db: str, dict_dir: Path) -> int:
         if not found:
             say(f"error: none of the word lists is in {dict_dir}: install them first")
             return 1
-        print(render.survey(store.survey(), markdown=True))
+        print(reports.survey(store.survey(), markdown=True))
     return 0
 
 

@@ -154,7 +154,8 @@ def test_a_lookup_imports_no_numpy_alembic_or_solver(five: Path) -> None:
     only its own command of the 18."""
     script = (
         "import sys\n"
-        "from ghostdb.cli import LazyTyper, app\n"
+        "from ghostdb.cli import app\n"
+        "from ghostdb.cli.group import LazyTyper\n"
         "made = []\n"
         "make = LazyTyper.make_command\n"
         "LazyTyper.make_command = lambda self, name: made.append(name) or make(self, name)\n"
@@ -165,8 +166,9 @@ def test_a_lookup_imports_no_numpy_alembic_or_solver(five: Path) -> None:
         "heavy = ['numpy', 'alembic', 'ghostdb.solvers', 'ghostdb.games.ghost.graph',\n"
         "         'ghostdb.store.jobs', 'sqlalchemy.dialects.postgresql', 'fastapi',\n"
         "         'ghostdb.store.verify', 'ghostdb.wordlists', 'ghostdb.play.engine',\n"
-        "         'ghostdb.strategies', 'ghostdb.reports',\n"
-        "         'ghostdb.text.render_reports', 'rich']\n"
+        "         'ghostdb.strategies', 'ghostdb.reports', 'ghostdb.text.plans',\n"
+        "         'ghostdb.text.reports', 'ghostdb.text.matches', 'ghostdb.text.verdicts',\n"
+        "         'rich']\n"
         "print([m for m in heavy if m in sys.modules], made)\n"
     )
     proc = subprocess.run(
@@ -180,7 +182,7 @@ def test_commands_are_made_when_looked_up() -> None:
     """The group lists every command without making any, and makes each once."""
     group = typer.main.get_command(app)
     commands = group.commands  # type: ignore[attr-defined]
-    assert list(commands)[:3] == ["ingest", "dictionaries", "solve"]
+    assert list(commands)[:4] == ["ingest", "dictionaries", "games", "solve"]
     assert list(commands)[-2:] == ["serve", "db"] and len(commands) == 17
     assert "lookup" in commands and "bogus" not in commands
     assert commands.get("bogus") is None

@@ -305,11 +305,11 @@ ROWS: list[tuple[Callable[[Setup], str], list[str], str]] = [
     (_full, ["ingest", "WORDS", "--name", "five", "--replace"], FULL),
     (_full_old, ["db", "upgrade"], FULL),
     # out of memory wherever it happens
-    (_out_of_memory("ghostdb.cli.open_store"), LOOKUP, OOM),
+    (_out_of_memory("ghostdb.cli.group.open_store"), LOOKUP, OOM),
     (_out_of_memory("ghostdb.store.queries.bulk_insert"), INGEST, OOM),
     (_out_of_memory("ghostdb.store.queries.dictionary_words"), SOLVE, OOM),
-    (_out_of_memory("ghostdb.store.Store.strategy"), ["strategy", "five"], OOM),
-    (_out_of_memory("ghostdb.text.render.position"), LOOKUP, OOM),
+    (_out_of_memory("ghostdb.store.solution.Solution.strategy"), ["strategy", "five"], OOM),
+    (_out_of_memory("ghostdb.text.positions.position"), LOOKUP, OOM),
     # usage mistakes
     (_five, [*LOOKUP, "--bogus"], "No such option: --bogus (`ghostdb lookup --help`"),
     (_five, [*LOOKUP, "-m", "x"], "Invalid value for '--min-length'"),

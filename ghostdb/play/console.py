@@ -11,7 +11,8 @@ from collections.abc import Callable
 
 from ghostdb.errors import BadMove
 from ghostdb.play.engine import HUMAN, Game, Result
-from ghostdb.text import render
+from ghostdb.text.common import label
+from ghostdb.text.matches import game_header, game_result, legal_moves
 
 HELP = "? lists every legal move, quit ends the game"
 
@@ -24,16 +25,16 @@ def run(
     """Play ``game`` to the end; ``read(prompt)`` returns a line or None at end of input."""
     read = read or _read
     write = write or _write
-    write(render.game_header(game))
+    write(game_header(game))
     write(f"type a move ({game.rules.move_hint()}); {HELP}")
     while game.result is None:
         player = game.to_move
         seat = game.seat()
         if seat != HUMAN:
             turn = game.computer_move()
-            write(f"player {player} ({seat}) plays {turn.move}: {render.label(turn.fragment)}")
+            write(f"player {player} ({seat}) plays {turn.move}: {label(turn.fragment)}")
             continue
-        write(f"{render.label(game.fragment)}  —  player {player} ({seat}) to move")
+        write(f"{label(game.fragment)}  —  player {player} ({seat}) to move")
         while True:
             line = read(f"player {player}> ")
             if line is None or line.strip().lower() == "quit":
@@ -41,7 +42,7 @@ def run(
                 break
             text = line.strip()
             if text == "?":
-                write(render.legal_moves(game))
+                write(legal_moves(game))
                 continue
             try:
                 game.play(text)
@@ -50,7 +51,7 @@ def run(
                 continue
             break
     assert game.result is not None
-    write(render.game_result(game))
+    write(game_result(game))
     return game.result
 
 

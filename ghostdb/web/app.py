@@ -23,7 +23,7 @@ from ghostdb import __version__
 from ghostdb.errors import GhostdbError
 from ghostdb.games.ghost.rules import MAX_PLAYERS
 from ghostdb.store import Store
-from ghostdb.text.render import opening_plan_dict
+from ghostdb.text.plans import opening_plan_dict
 from ghostdb.web import library
 from ghostdb.web.answers import Answers, dumps, error_body
 from ghostdb.web.fastlane import FastLane

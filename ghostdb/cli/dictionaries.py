@@ -1,0 +1,78 @@
+"""`ghostdb ingest`, `dictionaries` and `games`: what there is to solve."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ghostdb.cli.group import app, emit, store_for
+from ghostdb.cli.options import DbOption, Json
+
+
+@app.command()
+def ingest(
+    path: Annotated[
+        str, typer.Argument(help="Word-list file (one or more words a line), or builtin:web2.")
+    ],
+    name: Annotated[str | None, typer.Option(help="Dictionary name [default: file stem].")] = None,
+    keep_capitalised: Annotated[
+        bool,
+        typer.Option(
+            "--keep-capitalised",
+            "--keep-proper-nouns",
+            help="Keep the capitalised words of a mixed-case list, in lower case (German "
+            "nouns; otherwise names and acronyms).  --keep-proper-nouns is its older name.",
+        ),
+    ] = False,
+    fold_accents: Annotated[
+        bool,
+        typer.Option(help="Reduce letters to their base letter (é→e, å→a; ß, æ, ø stay)."),
+    ] = False,
+    language: Annotated[
+        str, typer.Option(help="Language tag to record with the dictionary, e.g. de.")
+    ] = "",
+    replace: Annotated[
+        bool, typer.Option(help="Replace a dictionary of that name (drops its solutions).")
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Read, normalise and store a word list."""
+    from ghostdb.text.reports import ingest_report
+
+    with store_for(db, create=True) as store:
+        result = store.ingest(
+            path,
+            name=name,
+            keep_capitalised=keep_capitalised,
+            fold_accents=fold_accents,
+            language=language,
+            replace=replace,
+        )
+    emit(result.message)
+    if result.action != "unchanged":
+        emit(ingest_report(result.report))
+    for warning in result.report.warnings:
+        typer.echo(f"warning: {warning}", err=True)
+
+
+@app.command("dictionaries")
+def list_dictionaries(db: DbOption = None, json: Json = False) -> None:
+    """List the stored dictionaries."""
+    from ghostdb.text import reports
+    from ghostdb.text.common import to_json
+
+    with store_for(db) as store:
+        items = store.dictionaries()
+    emit(to_json([i.__dict__ for i in items]) if json else reports.dictionaries(items))
+
+
+@app.command("games")
+def list_games(db: DbOption = None, json: Json = False) -> None:
+    """List the games, their rule options and what is solved."""
+    from ghostdb.text import reports
+    from ghostdb.text.common import to_json
+
+    with store_for(db) as store:
+        items = store.games()
+    emit(to_json(items) if json else reports.games(items))

@@ -1,0 +1,221 @@
+"""The command group: lazy commands, one way to end every failure, and opening the store.
+
+Every command module registers its commands on `app` here; `ghostdb.cli` imports them
+in the order ``ghostdb --help`` lists them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator, MutableMapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, NoReturn, TypeVar
+
+import typer
+from typer.core import TyperGroup
+from typer.main import get_command_from_info, get_command_name
+from typer.models import CommandInfo
+
+from ghostdb.errors import GhostdbError, Interrupted
+from ghostdb.store import Store, open_store
+from ghostdb.store.faults import describe
+
+# The database the running command opened, to name it in error messages.
+_opened: ContextVar[str | None] = ContextVar("ghostdb_opened", default=None)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class LazyTyper(typer.Typer):
+    """A Typer app whose commands are made into click commands only when looked up
+    (click's lazy-group pattern), by its group's `LazyCommands`.
+
+    Typer makes a click command by reading the function's signature and evaluating its
+    type hints, about half a millisecond a command: a run needs one of them, ``--help``
+    all of them.  Sub-apps (``add_typer``) are made by Typer as usual.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.lazy_commands: dict[str, CommandInfo] = {}
+        """The commands, by name in the order they were defined."""
+
+    def command(self, name: str | None = None, **kwargs: Any) -> Callable[[F], F]:
+        register = super().command(name, **kwargs)
+
+        def defer(fn: F) -> F:
+            register(fn)
+            info = self.registered_commands.pop()  # else Typer makes it at every start
+            self.lazy_commands[info.name or get_command_name(fn.__name__)] = info
+            return fn
+
+        return defer
+
+    def make_command(self, name: str) -> Any:
+        """The click command ``name``; KeyError if there is none."""
+        return get_command_from_info(
+            self.lazy_commands[name],
+            pretty_exceptions_short=self.pretty_exceptions_short,
+            rich_markup_mode=self.rich_markup_mode,
+        )
+
+
+class LazyCommands(MutableMapping[str, Any]):
+    """A group's commands by name: the ones made already (sub-groups, commands looked
+    up before) and the rest of ``app``'s, made when first looked up.  Listing the names
+    makes nothing."""
+
+    def __init__(self, app: LazyTyper, made: MutableMapping[str, Any]) -> None:
+        self._app = app
+        self._made = dict(made)
+        self._names = [*app.lazy_commands, *(n for n in made if n not in app.lazy_commands)]
+
+    def __getitem__(self, name: str) -> Any:
+        command = self._made.get(name)
+        if command is None:
+            if name not in self._names:
+                raise KeyError(name)
+            command = self._made[name] = self._app.make_command(name)
+        return command
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        if name not in self._names:
+            self._names.append(name)
+        self._made[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        if name not in self._names:
+            raise KeyError(name)
+        self._names.remove(name)
+        self._made.pop(name, None)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._names))
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+class GhostdbGroup(TyperGroup):
+    """The command group, made to end every failure the same way.
+
+    A failure is one line on stderr starting ``error:`` and exit status 1: usage
+    mistakes, the database's and the system's errors (see `ghostdb.store.faults.describe`) and
+    anything unexpected, never a traceback.  Ctrl-C is a line starting ``interrupted`` and
+    exit status 130 (Typer would exit silently).
+
+    Its commands are `app`'s, each made when looked up (see `LazyTyper`).
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.commands = LazyCommands(app, self.commands)
+
+    def main(  # type: ignore[override]
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except typer.Abort:  # end of input at a prompt
+            typer.echo("error: no input: nothing was done", err=True)
+            sys.exit(1)
+        except Exception as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # bare `ghostdb`: the help
+                exc.show()  # type: ignore[attr-defined]
+                sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+            if not hasattr(exc, "format_message"):
+                raise
+            # A usage mistake (unknown option, bad value, missing argument).
+            context = getattr(exc, "ctx", None)
+            where = f"ghostdb {context.command_path.partition(' ')[2]}".strip() if context else ""
+            hint = f" (`{where or 'ghostdb'} --help` shows the usage)"
+            typer.echo(f"error: {exc.format_message()}{hint}", err=True)  # type: ignore[attr-defined]
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+    def invoke(self, ctx: Any) -> Any:
+        _opened.set(None)
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort):
+            raise
+        except Exception as exc:
+            if hasattr(exc, "format_message"):  # usage mistakes: see `main`
+                raise
+            if os.environ.get("GHOSTDB_DEBUG"):  # the traceback, for a bug report
+                raise
+            fail(describe(exc, _opened.get()))
+        except MemoryError as exc:
+            fail(describe(exc))
+        except KeyboardInterrupt as exc:
+            stop(exc)
+
+
+# Typer makes a group (not a lone command) of an app with a sub-app: `ghostdb db`.
+app = LazyTyper(
+    cls=GhostdbGroup,
+    help="A persistent solution store for the word game Ghost and other finite games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+    rich_markup_mode=None,  # rich markup would eat every "[default: …]" in the help texts
+)
+
+
+def fail(message: str) -> NoReturn:
+    """End the command: one line on stderr, exit status 1."""
+    typer.echo(f"error: {' '.join(message.split())}", err=True)
+    raise typer.Exit(1)
+
+
+def stop(exc: KeyboardInterrupt) -> NoReturn:
+    """End the command after Ctrl-C: one line on stderr, exit status 130."""
+    message = str(exc) if isinstance(exc, Interrupted) and str(exc) else "interrupted"
+    typer.echo(message, err=True)
+    raise typer.Exit(130)
+
+
+def remember(db: str | None) -> str:
+    """The URL of ``db``, kept where `GhostdbGroup` finds it to name it in messages."""
+    from ghostdb.store.db import resolve_url
+
+    url = resolve_url(db)
+    _opened.set(url)
+    return url
+
+
+@contextmanager
+def store_for(db: str | None, *, create: bool = False, write: bool = False) -> Iterator[Store]:
+    """Open the store for a command and turn every failure into one line.
+
+    Only ``write`` commands may create (``create``) or upgrade the schema; the others
+    open the database read-only and change nothing in it.
+    """
+    url = remember(db)
+    try:
+        with open_store(db, create=create, readonly=not (create or write)) as store:
+            yield store
+    except (typer.Exit, typer.Abort):
+        raise
+    except KeyboardInterrupt as exc:
+        stop(exc)
+    except (Exception, MemoryError) as exc:
+        if os.environ.get("GHOSTDB_DEBUG") and not isinstance(exc, GhostdbError):
+            raise
+        fail(describe(exc, url))
+
+
+def emit(text: str) -> None:
+    """Print a command's output on stdout."""
+    typer.echo(text)

@@ -1,0 +1,141 @@
+"""`ghostdb lookup`, `openings`, `strategy` and `line`: questions to one stored solution.
+
+`lookup` is the command that must start fast: it imports `ghostdb.text.positions` and
+nothing it does not render.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from ghostdb.cli.group import app, emit, store_for
+from ghostdb.cli.options import DbOption, Json, Name, RuleOptions, rules_of, with_rule_options
+
+
+@app.command()
+@with_rule_options
+def lookup(
+    name: Name,
+    fragment: Annotated[
+        str,
+        typer.Argument(
+            help="Position to look up: a fragment, hands, a board [default: the start]."
+        ),
+    ] = "",
+    *,
+    rule_options: RuleOptions,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """Who wins from a position, the best move, the game length, and every move."""
+    from ghostdb.text import positions
+    from ghostdb.text.common import to_json
+
+    chosen = rules_of(name, rule_options)
+    with store_for(db) as store:
+        pos = store.solution(name, chosen).lookup(fragment)
+    emit(to_json(pos.as_dict()) if json else positions.position(pos, chosen))
+
+
+@app.command()
+@with_rule_options
+def openings(
+    name: Name,
+    *,
+    rule_options: RuleOptions,
+    words: Annotated[
+        bool, typer.Option("--words", help="Show the words each player's winning plan needs.")
+    ] = False,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """Each first move and which player it wins for."""
+    from ghostdb.text import plans, positions
+    from ghostdb.text.common import to_json
+
+    chosen = rules_of(name, rule_options)
+    with store_for(db) as store:
+        solution = store.solution(name, chosen)
+        if words:
+            items = solution.opening_plans()
+        else:
+            pos = solution.openings()
+    if not words:
+        emit(to_json(pos.as_dict()) if json else positions.openings(pos, chosen))
+    elif json:
+        emit(to_json([plans.opening_plan_dict(i) for i in items]))
+    else:
+        emit(plans.opening_plans(items, chosen, name))
+
+
+class PlanFormat(StrEnum):
+    words = "words"
+    tree = "tree"
+    json = "json"
+    dot = "dot"
+
+
+@app.command()
+@with_rule_options
+def strategy(
+    name: Name,
+    *,
+    player: Annotated[
+        int | None,
+        typer.Option(
+            "--player", "-p", min=0, max=1, help="Strategist [default: who wins from there]."
+        ),
+    ] = None,
+    start: Annotated[
+        str, typer.Option("--from", help="Fragment to start from [default: the start].")
+    ] = "",
+    rule_options: RuleOptions,
+    fmt: Annotated[
+        PlanFormat, typer.Option("--format", "-f", help="words, tree, json or dot (Graphviz).")
+    ] = PlanFormat.words,
+    db: DbOption = None,
+) -> None:
+    """A player's best plan: the fewest words to memorise to never lose (or, where the
+    player cannot win, the plan that leaves the opponent the most ways to go wrong)."""
+    from ghostdb.text import plans
+    from ghostdb.text.common import to_json
+
+    chosen = rules_of(name, rule_options)
+    with store_for(db) as store:
+        plan = store.solution(name, chosen).strategy(player, start)
+    if fmt is PlanFormat.words:
+        emit(plans.strategy_words(plan))
+    elif fmt is PlanFormat.tree:
+        emit(plan.summary())
+        emit(plans.tree(plan.tree, chosen))
+    elif fmt is PlanFormat.json:
+        emit(to_json(plan.as_dict()))
+    else:
+        emit(plans.strategy_dot(plan))
+
+
+@app.command()
+@with_rule_options
+def line(
+    name: Name,
+    fragment: Annotated[
+        str, typer.Argument(help="Position to start from [default: the start].")
+    ] = "",
+    *,
+    rule_options: RuleOptions,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """The principal lines: the winner ends the game as soon as possible, the loser makes
+    it last as long as possible.  In Ghost every tie is followed; in other games the best
+    move, until the game ends or a position comes again (a draw)."""
+    from ghostdb.text import plans
+    from ghostdb.text.common import to_json
+
+    chosen = rules_of(name, rule_options)
+    with store_for(db) as store:
+        found = store.solution(name, chosen).line(fragment)
+    emit(to_json(found.as_dict()) if json else plans.principal_lines(found))

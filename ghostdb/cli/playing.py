@@ -1,0 +1,110 @@
+"""`ghostdb play` and `selfplay`: games against the stored solution.
+
+Their ``--players`` lists the seats; more than two of them choose the rule option
+``players`` (Ghost for that many), which these commands therefore set themselves.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from ghostdb.cli.group import app, emit, fail, store_for
+from ghostdb.cli.options import DbOption, Json, Name, RuleOptions, rules_of, with_rule_options
+
+if TYPE_CHECKING:
+    from ghostdb.games.base import RuleSet
+
+
+@app.command()
+@with_rule_options
+def play(
+    name: Name,
+    *,
+    rule_options: RuleOptions,
+    players: Annotated[
+        str,
+        typer.Option(
+            help="One per seat, in turn order: human, computer (= optimal), optimal, "
+            "fastest, rational or random."
+        ),
+    ] = "human,computer",
+    seed: Annotated[int | None, typer.Option(help="Make every computer choice repeatable.")] = None,
+    moves: Annotated[
+        str | None,
+        typer.Option(help="Replay these moves (comma-separated) and show the reply; no prompts."),
+    ] = None,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """Play: humans at the keyboard against computer players that read the stored
+    solution (one query per move).  With more than two seats, Ghost is played under the
+    rules for that many players."""
+    from ghostdb.text.common import to_json
+    from ghostdb.text.matches import replay
+
+    seats, chosen = _seats_and_rules(name, players, rule_options)
+    with store_for(db) as store:
+        game = store.solution(name, chosen).new_game(seats, seed)
+        if moves is None:
+            if json:
+                fail("--json is for scripts: give the moves with --moves")
+            from ghostdb.play import console
+
+            console.run(game)
+            return
+        for text in filter(None, (m.strip() for m in moves.split(","))):
+            if game.result is not None:
+                fail(f"the game ended at {game.result.fragment!r} before the move {text!r}")
+            game.play(text)
+        before = game.position
+        data = game.as_dict()  # before the reply
+        reply = None
+        if game.result is None and game.seat() != "human":
+            reply = game.computer_move()
+    if json:
+        data["position"] = None if game.history and before.is_word else before.as_dict()
+        data["reply"] = (
+            None if reply is None else {**reply.__dict__, "strategy": game.seat(reply.player)}
+        )
+        data["result"] = None if game.result is None else game.result.as_dict()
+        emit(to_json(data))
+    else:
+        emit(replay(game, before, reply))
+
+
+@app.command()
+@with_rule_options
+def selfplay(
+    name: Name,
+    *,
+    rule_options: RuleOptions,
+    players: Annotated[
+        str, typer.Option(help="Computer players, one per seat: optimal, fastest, rational, random")
+    ] = "optimal,optimal",
+    games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
+    seed: Annotated[int | None, typer.Option(help="Make the games repeatable.")] = None,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """Computer against computer: who won, and the positions the games ended on."""
+    from ghostdb.text import matches
+    from ghostdb.text.common import to_json
+
+    seats, chosen = _seats_and_rules(name, players, rule_options)
+    with store_for(db) as store:
+        report = store.solution(name, chosen).selfplay(seats, games, seed)
+    emit(to_json(report.as_dict()) if json else matches.selfplay(report))
+
+
+def _seats_and_rules(
+    name: str, players: str, options: RuleOptions
+) -> tuple[tuple[str, ...], RuleSet]:
+    """The seats ``--players`` lists, checked before any solution is opened (a seat list
+    that cannot play says so, not that its rules are unsolved), and the rule set."""
+    from ghostdb.play.engine import parse_players
+
+    seats = parse_players(players)
+    chosen = rules_of(name, {**options, "players": len(seats) if len(seats) > 2 else None})
+    return seats, chosen

@@ -1,0 +1,96 @@
+"""`ghostdb compare`, `report` and `survey`: solutions side by side."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ghostdb.cli.group import app, emit, fail, store_for
+from ghostdb.cli.options import (
+    DbOption,
+    Json,
+    Name,
+    RuleOptions,
+    choices_of,
+    rules_of,
+    with_rule_options,
+)
+from ghostdb.games.registry import all_options
+
+
+@app.command()
+@with_rule_options
+def compare(
+    a: Annotated[str, typer.Argument(help="First dictionary.")],
+    b: Annotated[str | None, typer.Argument(help="Second dictionary [default: the first].")] = None,
+    *,
+    rule_options: RuleOptions,
+    vs_min_length: Annotated[
+        int | None, typer.Option("--vs-min-length", min=1, help="Second side's minimum length.")
+    ] = None,
+    vs_rules: Annotated[
+        choices_of(all_options()["variant"]) | None,  # type: ignore[valid-type]
+        typer.Option("--vs-rules", case_sensitive=False, help="Second side's variant."),
+    ] = None,
+    vs_players: Annotated[
+        int | None, typer.Option("--vs-players", min=2, max=8, help="Second side's players.")
+    ] = None,
+    vs_misere: Annotated[
+        bool | None, typer.Option("--vs-misere/--vs-normal", help="Second side's misère.")
+    ] = None,
+    examples: Annotated[int, typer.Option(min=0, help="Examples of each difference.")] = 10,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """Two solutions side by side (two dictionaries, or one under two rule sets), and
+    where they disagree."""
+    from ghostdb.text.common import to_json
+    from ghostdb.text.reports import comparison
+
+    left = rules_of(a, rule_options)
+    # The second side: the same options but those its own --vs-* options replace.
+    theirs = {
+        "variant": None if vs_rules is None else vs_rules.value,
+        "min_length": vs_min_length,
+        "players": vs_players,
+        "misere": vs_misere,
+    }
+    right = rules_of(b or a, {**rule_options, **{k: v for k, v in theirs.items() if v is not None}})
+    with store_for(db) as store:
+        found = store.compare(a, b, left, right, examples=examples)
+    emit(to_json(found.as_dict()) if json else comparison(found))
+
+
+@app.command()
+def report(name: Name, json: Json = False, db: DbOption = None) -> None:
+    """One row per solved rule set: who wins, positions by outcome, (Ghost) both plans."""
+    from ghostdb.text import reports
+    from ghostdb.text.common import to_json
+
+    with store_for(db) as store:
+        rows = store.report(name)
+    if json:
+        emit(to_json({"dictionary": name, "solutions": [r.as_dict() for r in rows]}))
+    else:
+        emit(reports.report(rows, name))
+
+
+@app.command()
+def survey(
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print a Markdown table (for a README).")
+    ] = False,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """Who wins Ghost in each stored dictionary: one row per solved two-player rule set,
+    sorted by language, dictionary and rules."""
+    from ghostdb.text import reports
+    from ghostdb.text.common import to_json
+
+    if markdown and json:
+        fail("--markdown and --json are two formats: give one")
+    with store_for(db) as store:
+        rows = store.survey()
+    emit(to_json([r.as_dict() for r in rows]) if json else reports.survey(rows, markdown=markdown))

@@ -1,0 +1,41 @@
+"""`ghostdb db upgrade` and `db current`: the schema's revision."""
+
+from __future__ import annotations
+
+import typer
+
+from ghostdb.cli.group import app, emit, remember, store_for
+from ghostdb.cli.options import DbOption
+
+db_app = typer.Typer(
+    help="Inspect and upgrade the database schema.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("upgrade")
+def db_upgrade(db: DbOption = None) -> None:
+    """Create the schema or upgrade it to the newest revision."""
+    with store_for(db, create=True) as store:
+        emit(f"schema at revision {store.schema_revision()}")
+
+
+@db_app.command("current")
+def db_current(db: DbOption = None) -> None:
+    """Show the schema revision of the database (changes nothing)."""
+    from ghostdb.store.db import inspect_schema
+
+    remember(db)
+    schema = inspect_schema(db)
+    notes = {
+        "head": "(head)",
+        "older": f"(older than this ghostdb's {schema.head}: run `ghostdb db upgrade`)",
+        "newer": f"(newer than this ghostdb knows, {schema.head}: upgrade ghostdb to use it)",
+        "empty": "(no ghostdb schema yet: `ghostdb db upgrade` or `ghostdb ingest` creates it)",
+    }
+    note = notes[schema.state]
+    if schema.foreign:
+        note = "(no ghostdb schema: it holds tables of something else)"
+    emit(f"{schema.revision or 'empty'} {note}")

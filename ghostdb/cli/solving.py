@@ -1,0 +1,192 @@
+"""`ghostdb solve`, `solutions` and `verify`: making solutions and checking them."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from ghostdb.cli.group import app, emit, fail, store_for
+from ghostdb.cli.options import (
+    DbOption,
+    Json,
+    Name,
+    RuleOptions,
+    given,
+    rules_of,
+    with_rule_options,
+)
+from ghostdb.games.registry import all_rule_sets, played_as
+
+if TYPE_CHECKING:
+    from ghostdb.games.base import RuleSet
+    from ghostdb.store import Store
+
+
+@app.command()
+@with_rule_options
+def solve(
+    name: Name,
+    *,
+    rule_options: RuleOptions,
+    every: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Solve every standard rule set: for Ghost, ghost, super and superduper with "
+            "words of 3+ and of 4+ letters (misère with --misere); for Chopsticks, with and "
+            "without rollover and transfers.",
+        ),
+    ] = False,
+    force: Annotated[bool, typer.Option(help="Solve again even if already solved.")] = False,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", min=1, max=64, help="Worker processes for several rule sets."),
+    ] = 1,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Solve every position of a dictionary's Ghost (or of a game) and store the results."""
+    rule_sets = _rule_sets(name, rule_options, every)
+    # A game needs no ingested list, so solving one may create the database.
+    game = played_as(name)
+    noun = f"{game.position_noun}s"
+    with store_for(db, create=not game.word_game, write=True) as store:
+        if jobs > 1 and len(rule_sets) > 1:
+            results = store.solve_many(name, rule_sets, jobs=jobs, force=force)
+        else:
+            results = _one_by_one(store, name, rule_sets, force, quiet, every)
+        for chosen, result in results:
+            if result.skipped:
+                emit(
+                    f"{name} is already solved for {chosen.describe()}: nothing to do "
+                    "(--force solves it again)"
+                )
+            else:
+                emit(
+                    f"solved {name} for {chosen.describe()}: {result.fragment_count:,} "
+                    f"{noun}, {result.reachable_count:,} reachable, {result.seconds:.2f} s"
+                )
+    if every:
+        emit(f"`ghostdb report {name}` shows them side by side")
+
+
+def _rule_sets(name: str, options: RuleOptions, every: bool) -> list[RuleSet]:
+    """The rule set the options choose, or with ``--all`` the game's standard ones (which
+    take ``--misere`` alone: it chooses the misère ones)."""
+    if not every:
+        return [rules_of(name, options)]
+    misere = options.get("misere")
+    if any(option != "misere" for option in given(options)):
+        fail("--all solves every standard rule set: leave out the other rule options")
+    rules_of(name, {"misere": misere})  # refuses --misere for games without it
+    return all_rule_sets(name, bool(misere))
+
+
+def _one_by_one(
+    store: Store, name: str, rule_sets: list[RuleSet], force: bool, quiet: bool, every: bool
+) -> Iterator[tuple[RuleSet, Any]]:
+    """Solve in this process, with a progress bar each."""
+    for chosen in rule_sets:
+        with _progress(quiet, chosen.key if every else "") as progress:
+            yield chosen, store.solve(name, chosen, force=force, progress=progress)
+
+
+@contextmanager
+def _progress(quiet: bool, title: str = "") -> Iterator[Callable[[str, int, int], None] | None]:
+    """A rich progress bar on a terminal (stderr); nothing in a pipe or with --quiet."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    labels = {
+        "build": "building positions",
+        "solve": "solving positions",
+        "write": "writing rows",
+        "publish": "publishing",
+    }
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        tasks: dict[str, Any] = {}
+
+        def update(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                label = labels.get(stage, stage)
+                tasks[stage] = bar.add_task(f"{title}: {label}" if title else label, total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        yield update
+
+
+@app.command("solutions")
+def list_solutions(
+    name: Annotated[str | None, typer.Argument(help="Only this dictionary.")] = None,
+    db: DbOption = None,
+    json: Json = False,
+) -> None:
+    """List solve jobs: published, failed and superseded, with counts and timings."""
+    from ghostdb.text import reports
+    from ghostdb.text.common import to_json
+
+    with store_for(db) as store:
+        items = store.solutions(name)
+    emit(to_json([i.__dict__ for i in items]) if json else reports.solutions(items))
+
+
+@app.command()
+@with_rule_options
+def verify(
+    name: Annotated[
+        str | None,
+        typer.Argument(
+            help="A dictionary or a game [default: every published solution in the store]."
+        ),
+    ] = None,
+    *,
+    rule_options: RuleOptions,
+    every: Annotated[bool, typer.Option("--all", help="Every published rule set of NAME.")] = False,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """Check stored solutions: the dictionary against its recorded hash, the positions
+    against the rules, and every stored value against the positions one move on.
+    Exit status 1 if anything disagrees."""
+    from ghostdb.text.common import to_json
+    from ghostdb.text.verdicts import verdicts as render_verdicts
+
+    chosen = None
+    if name is None and (every or given(rule_options)):
+        fail("rule options and --all need a NAME: without one, verify checks everything")
+    if name is not None and not every:
+        chosen = rules_of(name, rule_options)
+    elif every and any(option != "misere" for option in given(rule_options)):
+        fail("--all checks every rule set of NAME: leave out the other rule options")
+    with store_for(db) as store:
+        verdicts = store.verify(name, chosen, every=every)
+    if json:
+        solutions = [v.as_dict() for v in verdicts]
+        emit(to_json({"ok": all(v.ok for v in verdicts), "solutions": solutions}))
+    else:
+        emit(render_verdicts(verdicts))
+    bad = [v for v in verdicts if not v.ok]
+    if bad:
+        problems = sum(v.problems for v in bad)
+        fail(
+            f"{problems:,} inconsistent {'row' if problems == 1 else 'rows'} in {len(bad)} of "
+            f"{len(verdicts)} solutions: do not trust them; solve them again with --force"
+            + (
+                " after ingesting the word list again"
+                if any("dictionary" in v.findings for v in bad)
+                else ""
+            )
+        )

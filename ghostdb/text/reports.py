@@ -1,0 +1,258 @@
+"""What is stored and what it says: an ingest, the listings of dictionaries, solutions and
+games, a comparison of two solutions, a name's report and the survey.
+
+Pure: values in, strings out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ghostdb import wordlists
+from ghostdb.games.registry import game_of
+from ghostdb.text.common import count, label, seat_list, table
+from ghostdb.text.plans import word_is_path
+
+if TYPE_CHECKING:
+    from ghostdb.reports import Comparison, DictionaryInfo, IngestReport, SolutionInfo, SurveyRow
+    from ghostdb.strategies import ReportRow, Strategy
+
+
+def ingest_report(report: IngestReport) -> str:
+    """What an ingest kept and left out; its warnings are the caller's (they go to stderr)."""
+    lines = [f"accepted: {report.accepted:,} words ({report.encoding})"]
+    options = wordlists.describe_options(report.options)
+    if options:
+        lines.append(f"options: {options}")
+    if report.folded:
+        examples = ", ".join(report.examples.get(wordlists.FOLDED_ACCENTS, []))
+        lines.append(f"accents folded: {report.folded:,} words (e.g. {examples})")
+    for kind, n in report.left_out.items():
+        examples = ", ".join(repr(e) for e in report.examples.get(kind, []))
+        lines.append(f"left out: {n:,} {kind} (e.g. {examples})")
+    lines.extend(f"note: {n}" for n in report.notes)
+    return "\n".join(lines)
+
+
+def dictionaries(items: Sequence[DictionaryInfo]) -> str:
+    if not items:
+        return "no dictionaries stored: add one with `ghostdb ingest PATH`"
+    rows = [
+        (
+            d.name,
+            f"{d.word_count:,}",
+            len(d.alphabet),
+            d.source,
+            d.sha256[:12],
+            d.ingested_at.strftime("%Y-%m-%d %H:%M"),
+            wordlists.describe_options(d.report.get("options")),
+        )
+        for d in items
+    ]
+    return table(
+        ("name", "words", "letters", "source", "sha256", "ingested", "options"), rows, right=(1, 2)
+    )
+
+
+def games(items: Sequence[dict[str, Any]]) -> str:
+    rows = [
+        (
+            i["game"],
+            i["title"],
+            "over a dictionary" if i["played_over"] else "stand-alone",
+            " ".join(i["rule_options"]) or "none",
+            " ".join(i["solved"]) or "-",
+        )
+        for i in items
+    ]
+    return table(("game", "title", "played", "rule options", "solved rule sets"), rows)
+
+
+def solutions(items: Sequence[SolutionInfo]) -> str:
+    if not items:
+        return "no solutions stored: solve a dictionary with `ghostdb solve NAME`"
+    rows = [
+        (
+            s.id,
+            s.name,
+            s.rules,
+            s.status,
+            "" if s.fragment_count is None else f"{s.fragment_count:,}",
+            "" if s.reachable_count is None else f"{s.reachable_count:,}",
+            "" if s.seconds is None else f"{s.seconds:.2f}",
+            s.started_at.strftime("%Y-%m-%d %H:%M"),
+            s.error or "",
+        )
+        for s in items
+    ]
+    headers = (
+        "id",
+        "name",
+        "rules",
+        "status",
+        "fragments",
+        "reachable",
+        "seconds",
+        "started",
+        "error",
+    )
+    return table(headers, rows, right=(0, 4, 5, 6))
+
+
+def comparison(c: Comparison) -> str:
+    a, b = c.a, c.b
+
+    def plan(sizes: Any, player: int) -> str:
+        if sizes is None:
+            return "-"
+        size = sizes[player]
+        return f"{size.outcomes:,} ({('all won', 'mixed', 'all lost')[size.lossiness]})"
+
+    def winner(summary: Any) -> str:
+        return f"player {summary.winner}" if summary.winner is not None else summary.outcome.value
+
+    rows = [
+        ("dictionary", a.dictionary, b.dictionary),
+        ("rules", a.rules, b.rules),
+        ("game words", count(a.word_count), count(b.word_count)),
+        ("fragments", f"{a.fragment_count:,}", f"{b.fragment_count:,}"),
+        ("reachable", f"{a.reachable_count:,}", f"{b.reachable_count:,}"),
+        ("winner", winner(a), winner(b)),
+        (
+            "winning first moves",
+            " ".join(a.winning_first_moves) or "none",
+            " ".join(b.winning_first_moves) or "none",
+        ),
+        ("game length from start", count(a.game_length), count(b.game_length)),
+        ("player 0's best plan", plan(a.plans, 0), plan(b.plans, 0)),
+        ("player 1's best plan", plan(a.plans, 1), plan(b.plans, 1)),
+    ]
+    lines = [table(("", "a", "b"), rows), ""]
+    lines.append(
+        f"fragments in both: {c.common_fragments:,}; with different outcomes: "
+        f"{c.different_outcomes:,} ({c.different_reachable:,} reachable in both)"
+    )
+    if c.examples:
+        shown = ", ".join(
+            f"{label(d.fragment)} ({d.outcomes[0].value}/{d.outcomes[1].value})" for d in c.examples
+        )
+        lines.append(f"  e.g. {shown}  (outcome for the player to move, a/b)")
+    for heading, n, examples in (
+        ("game words only in a", c.only_a, c.only_a_examples),
+        ("game words only in b", c.only_b, c.only_b_examples),
+    ):
+        more = f": {' '.join(examples)}" + (" …" if n > len(examples) else "")
+        lines.append(f"{heading}: {n:,}{more if n else ''}")
+    return "\n".join(lines)
+
+
+def report(rows: Sequence[ReportRow], name: str) -> str:
+    """One row per solved rule set: a word game's with both players' plans, another
+    game's with its positions by outcome."""
+    if not rows:
+        return f"{name} has no published solution: run `ghostdb solve {name}` (or --all)"
+    if not game_of(rows[0].rules).word_game:
+        body = [
+            (
+                r.rules.key,
+                r.outcome.value,
+                count(r.game_length),
+                *(f"{r.outcomes.get(o, 0):,}" for o in ("win", "loss", "tie", "draw")),
+                f"{r.fragment_count:,}",
+            )
+            for r in rows
+        ]
+        return table(
+            ("rules", "first player", "length", "win", "loss", "tie", "draw", "positions"),
+            body,
+            right=(2, 3, 4, 5, 6, 7),
+        )
+    return _word_game_report(rows)
+
+
+def _word_game_report(rows: Sequence[ReportRow]) -> str:
+    def plan(p: Strategy, list_words: bool) -> str:
+        n = len(p.endings)
+        unit = p.unit + ("s" if n != 1 else "")
+        verdict = "all won" if p.losses == 0 else f"{p.losses:,} lost"
+        text = f"{n:,} {unit}, {verdict}"
+        if list_words and n <= 8 and word_is_path(p.rules):
+            text += ": " + " ".join(e.word for e in p.endings)
+        return text
+
+    # More than two players have safe seats, not a winner: the seats show in the rules.
+    body = [
+        (
+            r.rules.variant.value
+            + (" misère" if r.rules.misere else "")
+            + ("" if r.safe_seats is None else f" {r.rules.players}p"),
+            r.rules.min_length,
+            f"player {r.winner}" if r.safe_seats is None else f"safe: {seat_list(r.safe_seats)}",
+            plan(r.first, True) if r.first else "-",
+            plan(r.second, False) if r.second else "-",
+            f"{r.fragment_count:,}",
+        )
+        for r in rows
+    ]
+    headers = (
+        "rules",
+        "shortest word",
+        "winner",
+        "first player's plan",
+        "second player's plan",
+        "fragments",
+    )
+    return table(headers, body, right=(1, 5))
+
+
+SURVEY_HEADERS = (
+    "language",
+    "dictionary",
+    "ingest",
+    "rules",
+    "game words",
+    "winner",
+    "winning first moves",
+    "player 0's best plan",
+    "player 1's best plan",
+)
+
+
+def survey(rows: Sequence[SurveyRow], *, markdown: bool = False) -> str:
+    """`Store.survey` as a plain table, or as a Markdown one for a README."""
+
+    def ingest(r: SurveyRow) -> str:
+        folded = r.option("fold_accents")
+        text = "?" if folded is None else "accents folded" if folded else "accents kept"
+        return text + ("; capitalised words kept" if r.option("keep_capitalised") else "")
+
+    def plan(r: SurveyRow, player: int) -> str:
+        n = r.summary.plans[player].outcomes if r.summary.plans else 0
+        lost = r.lost[player]
+        verdict = "all won" if lost == 0 else "all lost" if lost == n else f"{lost:,} lost"
+        return f"{n:,} {r.unit}{'s' if n != 1 else ''}, {verdict}"
+
+    def winner(r: SurveyRow) -> str:
+        s = r.summary
+        return f"player {s.winner}" if s.winner is not None else s.outcome.value
+
+    body = [
+        (
+            r.language or "-",
+            r.dictionary,
+            ingest(r),
+            r.rules,
+            count(r.summary.word_count),
+            winner(r),
+            " ".join(r.summary.winning_first_moves) or "none",
+            plan(r, 0),
+            plan(r, 1),
+        )
+        for r in rows
+    ]
+    if not markdown:
+        return table(SURVEY_HEADERS, body, right=(4,))
+    align = ["---:" if i == 4 else "---" for i in range(len(SURVEY_HEADERS))]
+    lines = [SURVEY_HEADERS, align, *body]
+    return "\n".join("| " + " | ".join(cells) + " |" for cells in lines)
