@@ -1,0 +1,84 @@
+"""The command line's rule options are the games' own: every option every game declares
+is on every command that reads or makes a solution, and reaches the game as declared."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import typer
+from conftest import run
+from typer.testing import CliRunner
+
+from ghostdb.cli import app
+from ghostdb.cli import options as cli_options
+from ghostdb.cli.options import RuleOptions, with_rule_options
+from ghostdb.games.base import Option
+from ghostdb.games.registry import GAMES, all_options
+
+RULE_COMMANDS = (
+    "solve",
+    "lookup",
+    "openings",
+    "strategy",
+    "line",
+    "compare",
+    "verify",
+    "play",
+    "selfplay",
+)
+"""The commands that take rule options: those that read or make a solution."""
+
+
+@pytest.mark.parametrize("command", RULE_COMMANDS)
+def test_every_games_rule_options_are_on_every_command_that_takes_rules(command: str) -> None:
+    group = typer.main.get_command(app)
+    flags = {flag for param in group.commands[command].params for flag in param.opts}  # type: ignore[attr-defined]
+    shown = CliRunner().invoke(app, [command, "--help"], terminal_width=200).stdout
+    for game in GAMES:
+        for option in game.options:
+            assert option.flag in flags and option.flag in shown, (command, game.name, option)
+            if option.short:
+                assert option.short in flags, (command, game.name, option)
+
+
+def test_a_new_games_option_appears_with_no_change_to_the_command_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pits = Option("pits", "--pits", int, 6, "Kalah: pits on a side.", 3, 8)
+    monkeypatch.setattr(cli_options, "all_options", lambda: {**all_options(), "pits": pits})
+    seen: RuleOptions = {}
+
+    @with_rule_options
+    def probe(name: str, *, rule_options: RuleOptions) -> None:
+        seen.update(rule_options, name=name)
+
+    probe_app = typer.Typer(rich_markup_mode=None)
+    probe_app.command()(probe)
+    runner = CliRunner()
+    assert (
+        "Kalah: pits on a side [default: 6]."
+        in runner.invoke(probe_app, ["--help"], terminal_width=200).stdout
+    )
+    result = runner.invoke(
+        probe_app, ["x", "--pits", "4", "-m", "5", "-r", "SUPER", "--no-transfers"]
+    )
+    assert result.exit_code == 0, result.output
+    assert seen == {
+        "name": "x",
+        **dict.fromkeys(all_options(), None),
+        "variant": "super",
+        "min_length": 5,
+        "transfers": False,
+        "pits": 4,
+    }
+    result = runner.invoke(probe_app, ["x", "--pits", "9"])
+    assert result.exit_code == 2 and "--pits" in result.output
+
+
+def test_play_chooses_the_players_rule_from_its_list_of_seats(five: Path) -> None:
+    """`play --players` and `selfplay --players` name the seats; more than two of them
+    choose the rule option."""
+    for command in ("play", "selfplay"):
+        code, _, err = run(command, "five", "--players", "random,random,random", db=five)
+        assert code == 1 and "--players 3" in err, err
