@@ -94,7 +94,7 @@ class RuleCommand:
 
     def __call__(self, **given: Any) -> None:
         options = {name: _value(o, given.pop(name)) for name, o in self.options.items()}
-        self.fn(**given, **{RULE_OPTIONS: options})
+        self.fn(**given, rule_options=options)
 
 
 def _parameter(option: Option) -> inspect.Parameter:
