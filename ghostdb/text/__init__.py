@@ -1,1 +1,7 @@
-"""Plain-text renderers: what the command line and the console print."""
+"""Plain-text renderers: what the command line and the console print.
+
+One module per thing rendered, each importing only `ghostdb.text.common` and the modules
+it builds on, so a command compiles only what it prints: `positions` (a lookup, the
+openings), `plans` (plans, trees, Graphviz, lines), `reports` (ingest, listings,
+comparisons, reports, the survey), `matches` (games played) and `verdicts` (verify).
+"""
