@@ -33,7 +33,9 @@ from ghostdb.games.base import LOSS, NOT_FINAL, Game, Option, PositionGraph, exp
 
 OPTIONS = (
     Option("fingers", "--fingers", int, 5, "Chopsticks: a hand dies at this many fingers.", 2, 9),
-    Option("rollover", "--rollover", bool, False, "Chopsticks: a hand keeps the remainder."),
+    Option(
+        "rollover", "--rollover", bool, False, "Chopsticks: a hand keeps the remainder, dying at 0."
+    ),
     Option("transfers", "--no-transfers", bool, True, "Chopsticks: taps only, no transfers."),
 )
 _KEY_RE = re.compile(r"^\s*(\d)\s*(\d)\s*[-/ ,]?\s*(\d)\s*(\d)\s*$")
