@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from conftest import write_list
 
-from ghostdb import NotSolved, Rules, Store, jobs, open_store
+from ghostdb import NotSolved, Rules, Store, open_store
+from ghostdb.store import jobs
 from ghostdb.errors import SolveFailed
 from ghostdb.store import queries as q
 
