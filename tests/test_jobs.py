@@ -11,8 +11,8 @@ import pytest
 from conftest import write_list
 
 from ghostdb import NotSolved, Rules, Store, open_store
-from ghostdb.store import jobs
 from ghostdb.errors import SolveFailed
+from ghostdb.store import jobs
 from ghostdb.store import queries as q
 
 FIVE = "ghost green tan tree tries"
