@@ -703,12 +703,13 @@ def task_lookups(db: str, name: str, count: str) -> dict[str, Any]:
                 if word[:end] in words:
                     break
         sample = random.Random(0).choices(sorted(reachable), k=int(count))
-        store.lookup(name, "", rules)  # the one warm-up
+        solution = store.solution(name, rules)
+        solution.lookup()  # the one warm-up
         rates = []
         for _ in range(3):
             start = time.perf_counter()
             for fragment in sample:
-                store.lookup(name, fragment, rules)
+                solution.lookup(fragment)
             rates.append(len(sample) / (time.perf_counter() - start))
     return {"rate": statistics.median(rates), "reachable": len(reachable)}
 
@@ -730,12 +731,13 @@ def task_reads(db: str, name: str) -> dict[str, Any]:
         store.solve(name, four)
         plans = []
         for rules in (three, four):
-            size = len(store.strategy(name, 1, "", rules).endings)
-            seconds = median_time(lambda r=rules: store.strategy(name, 1, "", r), 5)
+            solution = store.solution(name, rules)
+            size = len(solution.strategy(1).endings)
+            seconds = median_time(lambda s=solution: s.strategy(1), 5)
             plans.append((rules.min_length, size, seconds))
         compare = median_time(lambda: store.compare(name, rules=three, vs_rules=four), 3)
         start = time.perf_counter()
-        report = store.selfplay(name, three, "optimal,optimal", games=1000, seed=0)
+        report = store.solution(name, three).selfplay("optimal,optimal", games=1000, seed=0)
         selfplay = time.perf_counter() - start
     moves = sum(len(word) * n for word, n in report.final_words.items())
     return {"plans": plans, "compare": compare, "selfplay": selfplay, "moves": moves}

@@ -116,7 +116,7 @@ def published(db: str) -> dict[int, int]:
             result[Rules.from_key(job.rules).min_length] = job.fragment_count
         assert all(j.status in ("complete", "superseded") for j in jobs), jobs
         if 3 in result:
-            assert store.lookup("enable1", "gho").best_move == "s"
+            assert store.solution("enable1").lookup("gho").best_move == "s"
         return result
 
 

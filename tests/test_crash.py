@@ -85,7 +85,7 @@ def test_a_solve_killed_at_any_stage_publishes_nothing(url: str, words: Path, st
     with open_store(url) as store:
         store.ingest(words)
         store.solve("words", Rules(min_length=3))
-        before = store.lookup("words", "bo")
+        before = store.solution("words").lookup("bo")
         old = [s.id for s in store.solutions("words") if s.status == "complete"]
 
     # Solving again (min 3), and solving anew (min 4): both killed at the same stage.
@@ -103,7 +103,7 @@ def test_a_solve_killed_at_any_stage_publishes_nothing(url: str, words: Path, st
     with open_store(url) as store:
         listed = store.solutions("words")
         assert [s.id for s in listed if s.status == "complete"] == old
-        assert store.lookup("words", "bo") == before
+        assert store.solution("words").lookup("bo") == before
         assert not [s for s in listed if s.rules == "ghost/4" and s.status == "complete"]
         verdicts = store.verify("words", every=True)
         assert [v.rules for v in verdicts] == ["ghost/3"]

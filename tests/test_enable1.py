@@ -41,7 +41,7 @@ def test_min_length_3_counts(solved_enable1: Store) -> None:
 
 
 def test_min_length_3_first_player_loses(solved_enable1: Store) -> None:
-    root = solved_enable1.lookup("enable1", "")
+    root = solved_enable1.solution("enable1").lookup()
     assert root.outcome is Outcome.LOSS
     assert [p.move for p in root.plays if p.wins] == []
     assert len(root.plays) == 26
@@ -56,12 +56,12 @@ def test_min_length_3_first_player_loses(solved_enable1: Store) -> None:
     ],
 )
 def test_legal_plays(solved_enable1: Store, fragment: str, plays: list[str]) -> None:
-    assert [p.fragment for p in solved_enable1.lookup("enable1", fragment).plays] == plays
+    assert [p.fragment for p in solved_enable1.solution("enable1").lookup(fragment).plays] == plays
 
 
 def test_min_length_4(solved_enable1: Store) -> None:
     assert counts(solved_enable1, 4)[1] == 387_844
-    root = solved_enable1.lookup("enable1", "", Rules(min_length=4))
+    root = solved_enable1.solution("enable1", Rules(min_length=4)).lookup()
     assert root.outcome is Outcome.WIN
     assert [p.move for p in root.plays if p.wins] == ["h", "n"]
     assert root.winning_moves == 2
@@ -71,7 +71,7 @@ def test_min_length_4(solved_enable1: Store) -> None:
 def test_stored_values_are_minimax_of_children(solved_enable1: Store) -> None:
     """Spot-check the stored rows against their children's stored rows."""
     for fragment in ["", "g", "gh", "gho", "q", "qu", "n", "ew", "th", "zy"]:
-        pos = solved_enable1.lookup("enable1", fragment)
+        pos = solved_enable1.solution("enable1").lookup(fragment)
         if pos.is_word:
             continue
         wins = [p for p in pos.plays if p.wins]
@@ -87,9 +87,9 @@ def test_stored_values_are_minimax_of_children(solved_enable1: Store) -> None:
 
 
 def test_min_length_3_plans(solved_enable1: Store) -> None:
-    second = solved_enable1.strategy("enable1", 1)
+    second = solved_enable1.solution("enable1").strategy(1)
     assert len(second.endings) == 55 and second.losses == 0
-    first = solved_enable1.strategy("enable1", 0)
+    first = solved_enable1.solution("enable1").strategy(0)
     assert len(first.endings) == 6
     assert all(e.word.startswith("q") for e in first.endings)
     assert first.losses == 1
@@ -100,17 +100,19 @@ def test_min_length_3_plans(solved_enable1: Store) -> None:
 
 def test_min_length_4_plans(solved_enable1: Store) -> None:
     rules = Rules(min_length=4)
-    first = solved_enable1.strategy("enable1", 0, "", rules)
+    first = solved_enable1.solution("enable1", rules).strategy(0)
     assert [e.word for e in first.endings] == [
         "naan", "nene", "ngultrum", "nirvanic", "nolo", "null", "nyctalopia",
     ]  # fmt: skip
     assert first.losses == 0
-    second = solved_enable1.strategy("enable1", 1, "", rules)
+    second = solved_enable1.solution("enable1", rules).strategy(1)
     assert (len(second.endings), second.losses) == (85, 4)
 
 
 def test_openings_words_min_length_4(solved_enable1: Store) -> None:
-    items = {i.move: i for i in solved_enable1.opening_plans("enable1", Rules(min_length=4))}
+    items = {
+        i.move: i for i in solved_enable1.solution("enable1", Rules(min_length=4)).opening_plans()
+    }
     assert len(items) == 26
     n = items["n"].plans
     assert n[1] is None and n[0] is not None
@@ -120,8 +122,8 @@ def test_openings_words_min_length_4(solved_enable1: Store) -> None:
 
 
 def test_line_from_n(solved_enable1: Store) -> None:
-    found = solved_enable1.line("enable1", "n", Rules(min_length=4))
-    root = solved_enable1.lookup("enable1", "n", Rules(min_length=4))
+    found = solved_enable1.solution("enable1", Rules(min_length=4)).line("n")
+    root = solved_enable1.solution("enable1", Rules(min_length=4)).lookup("n")
     assert found.endings
     for ending in found.endings:
         # Each line uses exactly the stored game length, and the winner wins it.
@@ -194,7 +196,7 @@ def test_super_variants(
     solved_super: Store, variant: Variant, min_length: int, fragments: int, first_moves: str
 ) -> None:
     rules = Rules(variant, min_length)
-    summary = solved_super.summary("enable1", rules)
+    summary = solved_super.solution("enable1", rules).summary()
     assert summary.fragment_count == fragments
     with solved_super.engine.connect() as conn:
         stored = conn.execute(
@@ -206,11 +208,11 @@ def test_super_variants(
             )
         ).scalar_one()
     assert stored == fragments
-    start = solved_super.openings("enable1", rules)
+    start = solved_super.solution("enable1", rules).openings()
     assert " ".join(p.fragment for p in start.plays if p.wins) == first_moves
     assert summary.winner == 0
     # The first player's plan wins, and its sequences are the stored count.
-    plan = solved_super.strategy("enable1", 0, "", rules)
+    plan = solved_super.solution("enable1", rules).strategy(0)
     assert plan.winning and len(plan.endings) == plan.rank.outcomes
 
 
@@ -228,8 +230,8 @@ def test_super_report_has_every_cell(solved_super: Store) -> None:
 def test_selfplay_optimal_always_wins_for_the_winner(
     solved_enable1: Store, min_length: int, winner: int
 ) -> None:
-    report = solved_enable1.selfplay(
-        "enable1", Rules(min_length=min_length), "optimal,optimal", games=1000, seed=min_length
+    report = solved_enable1.solution("enable1", Rules(min_length=min_length)).selfplay(
+        "optimal,optimal", games=1000, seed=min_length
     )
     assert report.wins[winner] == 1000 and report.losses[1 - winner] == 1000
     assert len(report.final_words) > 1  # optimal play really chooses at random
@@ -238,9 +240,9 @@ def test_selfplay_optimal_always_wins_for_the_winner(
 def test_best_moves_after_n_end_on_a_principal_line(solved_enable1: Store) -> None:
     """The human opens n, then always types the stored best move, against optimal."""
     rules = Rules(min_length=4)
-    principal = {e.word for e in solved_enable1.line("enable1", "n", rules).endings}
+    principal = {e.word for e in solved_enable1.solution("enable1", rules).line("n").endings}
     for seed in range(10):
-        game = solved_enable1.new_game("enable1", rules, "human,optimal", seed=seed)
+        game = solved_enable1.solution("enable1", rules).new_game("human,optimal", seed=seed)
         typed = iter(["n"])
         transcript: list[str] = []
 

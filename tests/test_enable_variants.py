@@ -97,13 +97,13 @@ def test_winner_and_winning_first_moves_match_an_independent_search(
 ) -> None:
     rules = Rules(variant, min_length)
     reference = Reference(enable1.read_text().split(), variant, min_length)
-    start = store.lookup("enable1", "", rules)
+    start = store.solution("enable1", rules).lookup()
     assert (start.outcome.value == "win") == reference.wins("")
     stored = sorted(p.fragment for p in start.plays if p.wins)
     assert stored == sorted(reference.winning_first_moves())
     # Every second move too: the values of all positions two moves from the start.
     for play in start.plays[:6]:
-        after = store.lookup("enable1", play.fragment, rules)
+        after = store.solution("enable1", rules).lookup(play.fragment)
         assert (after.outcome.value == "win") == reference.wins(play.fragment)
         for reply in after.plays:  # a play's outcome is for the player to move after it
             assert (reply.outcome.value == "win") == reference.wins(reply.fragment), (
@@ -122,7 +122,7 @@ def test_readme_table(store: Store) -> None:
     assert set(table) == {(v.value, m) for v in Variant for m in (3, 4)}
     for (name, min_length), (positions, reachable, winner, first) in table.items():
         rules = Rules(Variant(name), min_length)
-        summary = store.summary("enable1", rules)
+        summary = store.solution("enable1", rules).summary()
         assert int(positions.replace(",", "")) == summary.fragment_count
         assert int(reachable.replace(",", "")) == summary.reachable_count
         assert winner == f"player {summary.winner}"

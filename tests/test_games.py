@@ -279,22 +279,24 @@ def games_store(store: Store) -> Store:
 
 
 def test_lookups_of_games(games_store: Store) -> None:
-    start = games_store.lookup("chopsticks")
+    start = games_store.solution("chopsticks").lookup()
     assert start.fragment == "11-11" and start.outcome is Outcome.DRAW
     assert start.game_length is None and start.to_move is None
     assert [p.move for p in start.plays] == ["1>1"]  # every tap of the start is the same
     # A draw lists its drawing moves, and counts them.
-    pos = games_store.lookup("chopsticks", "12-11")
+    pos = games_store.solution("chopsticks").lookup("12-11")
     drawing = [p.move for p in pos.plays if p.outcome is Outcome.DRAW]
     assert drawing and pos.drawing_moves == len(drawing) and pos.best_move in drawing
-    assert games_store.lookup("chopsticks", "21 / 11").fragment == "12-11"  # canonical form
-    board = games_store.lookup("tictactoe", "x...o....")
+    assert (
+        games_store.solution("chopsticks").lookup("21 / 11").fragment == "12-11"
+    )  # canonical form
+    board = games_store.solution("tictactoe").lookup("x...o....")
     assert board.outcome is Outcome.TIE and board.to_move == 0
     assert board.as_dict()["plays"][0]["category"] == "tie"
     with pytest.raises(DeadFragment, match="can reach"):
-        games_store.lookup("chopsticks", "44-44")
+        games_store.solution("chopsticks").lookup("44-44")
     with pytest.raises(NotForThisGame, match="word-game notion"):
-        games_store.strategy("chopsticks")
+        games_store.solution("chopsticks").strategy()
 
 
 def test_each_rule_option_changes_the_solution(games_store: Store) -> None:
@@ -313,28 +315,30 @@ def test_each_rule_option_changes_the_solution(games_store: Store) -> None:
 
 
 def test_line_of_a_draw_is_a_cycle(games_store: Store) -> None:
-    found = games_store.line("chopsticks")
+    found = games_store.solution("chopsticks").line()
     assert found.cycle
     path = found.endings[0].path
     assert path[-1] in path[:-1]
-    assert all(games_store.lookup("chopsticks", k).outcome is Outcome.DRAW for k in path)
-    tie = games_store.line("tictactoe")
+    assert all(games_store.solution("chopsticks").lookup(k).outcome is Outcome.DRAW for k in path)
+    tie = games_store.solution("tictactoe").line()
     assert not tie.cycle and len(tie.endings[0].path) == 10
     assert minimax(tie.endings[0].path[-1]) == ("tie", 0)
 
 
 def test_computer_holds_a_draw_and_a_tie(games_store: Store) -> None:
-    report = games_store.selfplay("chopsticks", players="optimal,optimal", games=20, seed=1)
+    report = games_store.solution("chopsticks").selfplay(
+        players="optimal,optimal", games=20, seed=1
+    )
     assert report.draws == 20 and report.wins == (0, 0)
-    report = games_store.selfplay("tictactoe", players="optimal,optimal", games=20, seed=1)
+    report = games_store.solution("tictactoe").selfplay(players="optimal,optimal", games=20, seed=1)
     assert report.draws == 20
     # Against random play the optimal computer never loses tic-tac-toe.
-    report = games_store.selfplay("tictactoe", players="optimal,random", games=60, seed=2)
+    report = games_store.solution("tictactoe").selfplay(players="optimal,random", games=60, seed=2)
     assert report.losses[0] == 0 and report.wins[0] > 0
 
 
 def test_a_human_game_of_tictactoe(games_store: Store) -> None:
-    game = games_store.new_game("tictactoe", players="human,human")
+    game = games_store.solution("tictactoe").new_game(players="human,human")
     for move in ["1", "4", "2", "5"]:
         game.play(move)
     with pytest.raises(BadMove, match="taken"):

@@ -22,7 +22,7 @@ FRAGMENTS = ("", "g", "t", "tr", "gr")
 
 
 def _answers(store: Store, rules: Rules | None = None) -> list[object]:
-    return [store.lookup("small", f, rules) for f in FRAGMENTS]
+    return [store.solution("small", rules).lookup(f) for f in FRAGMENTS]
 
 
 @pytest.fixture

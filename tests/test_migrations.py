@@ -85,12 +85,12 @@ def test_a_database_of_the_previous_release_upgrades_and_answers_identically(
                     select(positions.c.fragment).where(positions.c.solution_id == sid)
                 ).scalars()
                 for fragment in frags:
-                    assert upgraded.lookup(name, fragment, rules) == fresh.lookup(
-                        name, fragment, rules
-                    )
+                    assert upgraded.solution(name, rules).lookup(fragment) == fresh.solution(
+                        name, rules
+                    ).lookup(fragment)
                     compared += 1
         assert compared > 50
-        assert upgraded.strategy("five", 1) == fresh.strategy("five", 1)
+        assert upgraded.solution("five").strategy(1) == fresh.solution("five").strategy(1)
         assert [s.status for s in upgraded.solutions("five")] == [
             "superseded",
             "complete",

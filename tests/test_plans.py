@@ -258,14 +258,14 @@ def test_plan_errors(five: Path) -> None:
                 write_list(five.parent, "ghost green tan tanner tree tries", "six"), name="six"
             )
             store.solve("six")
-            store.strategy("six", 0, "tann")
+            store.solution("six").strategy(0, "tann")
         with pytest.raises(BadMove, match="player 0 or 1"):
-            store.strategy("five", 2)
+            store.solution("five").strategy(2)
         # A solution stored before plans existed (schema revision 0001) has none.
         with store.engine.begin() as conn:
             conn.execute(update(solutions).values(has_plans=False))
     with open_store(str(five)) as store, pytest.raises(MissingPlans, match="--force"):
-        store.strategy("five", 0)
+        store.solution("five").strategy(0)
     code, _, err = cli("strategy", "five", db=five)
     assert code == 1 and err.startswith("error: ") and "ghostdb solve five --force" in err
     code, _, err = cli("strategy", "five", "--from", "tx", db=five)
@@ -328,15 +328,15 @@ def test_plans_and_lines_match_brute_force(
                 reachable.add(g)
                 todo.append(g)
     for fragment in sorted(reachable):
-        pos = shared_store.lookup(name, fragment, rules)
+        pos = shared_store.solution(name, rules).lookup(fragment)
         assert (pos.outcome.value == "win", pos.game_length) == brute.value(fragment)
         assert sorted(p.fragment for p in pos.plays) == sorted(brute.plays(fragment))
         for player in (0, 1):
-            plan = shared_store.strategy(name, player, fragment, rules)
+            plan = shared_store.solution(name, rules).strategy(player, fragment)
             lossiness = 0 if plan.losses == 0 else 2 if plan.wins == 0 else 1
             found = (lossiness, len(plan.endings), plan.letters)
             expected = brute.plan(fragment, pos.to_move == player)
             assert found == expected, (fragment, player)
             assert (plan.rank.lossiness, plan.rank.outcomes, plan.rank.letters) == expected
-        lines = shared_store.line(name, fragment, rules)
+        lines = shared_store.solution(name, rules).line(fragment)
         assert sorted(e.path for e in lines.endings) == sorted(principal(fragment))

@@ -49,7 +49,7 @@ def test_stored_safe_seats_match_brute_force(
         store.solve("small", rules)
         safe = brute_safe(words, rules)
         base = brute_force(words, Rules(variant, min_length, misere))
-        ref = store._ref("small", rules)
+        ref = store.solution("small", rules).ref
         with store.engine.connect() as conn:
             rows = conn.execute(
                 select(positions.c.fragment, positions.c.safe_seats, positions.c.outcome).where(
@@ -64,7 +64,7 @@ def test_stored_safe_seats_match_brute_force(
             if fragment not in base.game_words:
                 assert (outcome == "win") == (mover in expected), fragment
         # A lookup lists each move's safe seats and the mover's safe moves.
-        start = store.lookup("small", "", rules)
+        start = store.solution("small", rules).lookup()
         assert set(start.safe_seats) == safe("")
         for play in start.plays:
             assert set(play.safe_seats) == safe(play.fragment)
@@ -81,13 +81,15 @@ def test_hand_checked_three_players(store: Store, tmp_path: Path) -> None:
     for misere, safe in ((False, (0, 1)), (True, (2,))):
         rules = Rules(min_length=3, misere=misere, players=3)
         store.solve("three", rules)
-        assert store.lookup("three", "", rules).safe_seats == safe
-    game = store.new_game("three", Rules(players=3), players="rational,rational,rational", seed=1)
+        assert store.solution("three", rules).lookup().safe_seats == safe
+    game = store.solution("three", Rules(players=3)).new_game(
+        players="rational,rational,rational", seed=1
+    )
     while game.result is None:
         game.computer_move()
     assert game.result.losers == (2,) and game.result.winners == (0, 1)
     with pytest.raises(NotForThisGame, match="two players"):
-        store.strategy("three", 0, "", Rules(players=3))
+        store.solution("three", Rules(players=3)).strategy(0)
 
 
 def test_cli_with_players(tmp_path: Path) -> None:

@@ -55,21 +55,23 @@ def test_every_stored_row_matches_sqlite(pg: Store, store: Store) -> None:
 
 
 def _rows(store: Store, rules: Rules) -> dict[str, tuple[object, ...]]:
-    ref = store._ref("five", rules, refresh=True)
+    ref = store.solution("five", rules).refresh()
     with store.engine.connect() as conn:
         stmt = select(positions).where(positions.c.solution_id == ref.id)
         return {r.fragment: tuple(r)[1:] for r in conn.execute(stmt)}
 
 
 def test_enable1_figures(pg: Store, solved_enable1: Store) -> None:
-    assert pg.lookup("enable1", "gho").best_move == "s"
-    second = pg.strategy("enable1", 1)
+    assert pg.solution("enable1").lookup("gho").best_move == "s"
+    second = pg.solution("enable1").strategy(1)
     assert (len(second.endings), second.losses) == (55, 0)
-    first = pg.strategy("enable1", 0, "", Rules(min_length=4))
+    first = pg.solution("enable1", Rules(min_length=4)).strategy(0)
     assert [e.word for e in first.endings] == [
         "naan", "nene", "ngultrum", "nirvanic", "nolo", "null", "nyctalopia",
     ]  # fmt: skip
-    assert [e.word for e in pg.line("enable1", "n", Rules(min_length=4)).endings] == ["nyctalopia"]
+    assert [e.word for e in pg.solution("enable1", Rules(min_length=4)).line("n").endings] == [
+        "nyctalopia"
+    ]
     rule_sets = {"rules": Rules(min_length=3), "vs_rules": Rules(min_length=4)}
     found = pg.compare("enable1", **rule_sets)
     on_sqlite = solved_enable1.compare("enable1", **rule_sets)
@@ -80,7 +82,7 @@ def test_enable1_figures(pg: Store, solved_enable1: Store) -> None:
         on_sqlite.only_a,
         on_sqlite.only_b,
     )
-    report = pg.selfplay("enable1", Rules(), "optimal,optimal", games=200, seed=1)
+    report = pg.solution("enable1", Rules()).selfplay("optimal,optimal", games=200, seed=1)
     assert report.wins == (0, 200)
 
 
@@ -94,10 +96,10 @@ def test_plans_and_lines_match_brute_force(pg: Store, tmp_path: Path) -> None:
         for fragment in ["", "a", "b", "c", "ab", "ca", "bc"]:
             if not brute.is_fragment(fragment) or fragment in brute.game_words:
                 continue
-            pos = pg.lookup("small", fragment, rules)
+            pos = pg.solution("small", rules).lookup(fragment)
             assert (pos.outcome.value == "win", pos.game_length) == brute.value(fragment)
             for player in (0, 1):
-                plan = pg.strategy("small", player, fragment, rules)
+                plan = pg.solution("small", rules).strategy(player, fragment)
                 expected = brute.plan(fragment, pos.to_move == player)
                 assert (len(plan.endings), plan.letters) == expected[1:]
 
@@ -109,7 +111,7 @@ def test_verify_on_the_server(pg: Store) -> None:
     assert {v.rules for v in found if v.name == "enable1"} >= {"ghost/3", "ghost/4"}
     for v in found:
         assert v.ok, (v.name, v.rules, [f.as_dict() for f in v.inconsistencies()])
-    ref = pg._ref("five", Rules(), refresh=True)
+    ref = pg.solution("five", Rules()).refresh()
     with pg.engine.begin() as conn:
         conn.execute(
             text(

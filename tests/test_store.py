@@ -55,10 +55,10 @@ def test_replace_drops_solutions(store: Store, tmp_path: Path) -> None:
     result = store.ingest(write_list(other, "cat camel gecko", name="small"), replace=True)
     assert result.action == "replaced"
     with pytest.raises(NotSolved):
-        store.lookup("small", "c")
+        store.solution("small").lookup("c")
     assert store.solutions("small") == []
     store.solve("small")
-    assert store.lookup("small", "").outcome is Outcome.LOSS
+    assert store.solution("small").lookup().outcome is Outcome.LOSS
 
 
 def test_lookup_of_the_five_word_list(store: Store, tmp_path: Path) -> None:
@@ -68,15 +68,15 @@ def test_lookup_of_the_five_word_list(store: Store, tmp_path: Path) -> None:
     # Fragments: "", g gh gho ghos ghost gr gre gree green, t ta tan tr tre tree tri trie
     # tries = 19.
     assert result.fragment_count == 19
-    root = store.lookup("small", "")
+    root = store.solution("small").lookup()
     assert [p.move for p in root.plays] == ["g", "t"]
-    tr = store.lookup("small", "tr")
+    tr = store.solution("small").lookup("tr")
     assert tr.to_move == 0
     assert [(p.move, p.fragment) for p in tr.plays] == [("e", "tre"), ("i", "tri")]
-    tre = store.lookup("small", "tre")
+    tre = store.solution("small").lookup("tre")
     assert tre.plays[0].fragment == "tree" and tre.plays[0].is_word
     assert tre.outcome is Outcome.LOSS and tre.game_length == 1
-    tree = store.lookup("small", "tree")
+    tree = store.solution("small").lookup("tree")
     assert tree.is_word and tree.outcome is Outcome.WIN and tree.plays == ()
     assert store.solve("small").skipped
     assert not store.solve("small", force=True).skipped
@@ -85,27 +85,27 @@ def test_lookup_of_the_five_word_list(store: Store, tmp_path: Path) -> None:
 def test_unreachable_fragment_beyond_a_word(store: Store, tmp_path: Path) -> None:
     store.ingest(write_list(tmp_path, "cat cats catsup dog"))
     store.solve("small")
-    assert store.lookup("small", "cat").reachable
-    assert not store.lookup("small", "cats").reachable
-    assert not store.lookup("small", "catsu").reachable
+    assert store.solution("small").lookup("cat").reachable
+    assert not store.solution("small").lookup("cats").reachable
+    assert not store.solution("small").lookup("catsu").reachable
 
 
 def test_lookup_errors(store: Store, tmp_path: Path) -> None:
     store.ingest(write_list(tmp_path, FIVE))
     with pytest.raises(UnknownDictionary, match="ghostdb ingest"):
-        store.lookup("nope", "g")
+        store.solution("nope").lookup("g")
     with pytest.raises(NotSolved, match="ghostdb solve small`"):
-        store.lookup("small", "g")
+        store.solution("small").lookup("g")
     store.solve("small")
     with pytest.raises(NotSolved, match="--min-length 4"):
-        store.lookup("small", "g", Rules(min_length=4))
+        store.solution("small", Rules(min_length=4)).lookup("g")
     with pytest.raises(BadFragment, match="not a letter"):
-        store.lookup("small", "g-h")
+        store.solution("small").lookup("g-h")
     with pytest.raises(DeadFragment, match="whoever played the x has lost"):
-        store.lookup("small", "ghox")
+        store.solution("small").lookup("ghox")
     with pytest.raises(DeadFragment, match="lost at 'gx'"):
-        store.lookup("small", "gxyz")
-    assert store.get("small", "ghox") is None
+        store.solution("small").lookup("gxyz")
+    assert store.solution("small").get("ghox") is None
 
 
 def test_lookup_never_calls_the_solver(
@@ -124,8 +124,8 @@ def test_lookup_never_calls_the_solver(
     monkeypatch.setattr(ghostdb.solvers.levels, "solve", forbidden)
     monkeypatch.setattr(ghostdb.games.ghost.graph, "build_graph", forbidden)
     with open_store(str(store.engine.url.database)) as fresh:
-        assert fresh.lookup("small", "gho").best_move == "s"
-        assert fresh.openings("small").plays
+        assert fresh.solution("small").lookup("gho").best_move == "s"
+        assert fresh.solution("small").openings().plays
 
 
 def test_lookups_see_a_republished_solution(store: Store, tmp_path: Path) -> None:
@@ -133,9 +133,9 @@ def test_lookups_see_a_republished_solution(store: Store, tmp_path: Path) -> Non
     store.ingest(write_list(tmp_path, FIVE))
     store.solve("small")
     with open_store(str(store.engine.url.database)) as reader:
-        before = reader.lookup("small", "gh")
+        before = reader.solution("small").lookup("gh")
         store.solve("small", force=True)
-        assert reader.lookup("small", "gh") == before
+        assert reader.solution("small").lookup("gh") == before
 
 
 def test_range_read_agrees_with_the_general_read(store: Store, tmp_path: Path) -> None:
@@ -147,16 +147,16 @@ def test_range_read_agrees_with_the_general_read(store: Store, tmp_path: Path) -
     for rules in rule_sets:
         store.solve("small", rules)
     general = open_store(str(store.engine.url.database))
-    general._range = None  # every lookup takes the general path
+    general.lookups.range_sql = None  # every lookup takes the general path
     fragments = {w[:i] for w in store.words("small") for i in range(len(w) + 1)}
     with general:
         for fragment in sorted(fragments):
             for rules in rule_sets:  # alternating rule sets: each lookup finds its own
-                expected = general.get("small", fragment, rules)
-                assert store.get("small", fragment, rules) == expected
+                expected = general.solution("small", rules).get(fragment)
+                assert store.solution("small", rules).get(fragment) == expected
                 assert expected is None or expected.rules == rules.key
-        assert store.lookup("small", "zè").plays[0].fragment == "zèb"
-        assert store.lookup("small", "ZÈB") == general.lookup("small", "zèb")
+        assert store.solution("small").lookup("zè").plays[0].fragment == "zèb"
+        assert store.solution("small").lookup("ZÈB") == general.solution("small").lookup("zèb")
 
 
 KILL_SCRIPT = textwrap.dedent(
@@ -188,14 +188,14 @@ def test_killed_solve_leaves_nothing_partial(tmp_path: Path, enable1: Path) -> N
     with open_store(str(db)) as store:
         store.ingest(enable1)
         store.solve("enable1", Rules(min_length=3))
-        before = store.lookup("enable1", "gho")
+        before = store.solution("enable1").lookup("gho")
     proc = subprocess.run(
         [sys.executable, "-c", KILL_SCRIPT, str(db)], capture_output=True, timeout=300
     )
     assert proc.returncode == -signal.SIGKILL, proc.stderr.decode()
     with open_store(str(db)) as store:
         # The old solution is still the one published, complete, and nothing else shows.
-        assert store.lookup("enable1", "gho") == before
+        assert store.solution("enable1").lookup("gho") == before
         with store.engine.connect() as conn:
             from sqlalchemy import func, select
 
@@ -211,7 +211,7 @@ def test_killed_solve_leaves_nothing_partial(tmp_path: Path, enable1: Path) -> N
         assert not result.skipped
         statuses = [s.status for s in store.solutions("enable1")]
         assert statuses == ["superseded", "failed", "complete"]
-        assert store.lookup("enable1", "gho") == before
+        assert store.solution("enable1").lookup("gho") == before
 
 
 def test_failed_commands_leave_the_database_unchanged(store: Store, tmp_path: Path) -> None:
@@ -224,7 +224,7 @@ def test_failed_commands_leave_the_database_unchanged(store: Store, tmp_path: Pa
     for attempt in (
         lambda: store.ingest(empty),
         lambda: store.ingest(tmp_path / "missing.txt"),
-        lambda: store.lookup("small", "zz"),
+        lambda: store.solution("small").lookup("zz"),
         lambda: store.solve("nope"),
     ):
         with pytest.raises(Exception):  # noqa: B017 - each raises its own error
@@ -249,7 +249,7 @@ def test_a_replaced_and_solved_again_dictionary_answers_anew(store: Store, tmp_p
     rules = Rules(variant=Variant.SUPER)
     store.ingest(write_list(tmp_path, FIVE))
     store.solve("small", rules)
-    store.openings("small", rules)  # the solution is cached from here on
+    store.solution("small", rules).openings()  # the solution is cached from here on
     other = tmp_path / "other"
     other.mkdir()
     words = "abbey zebra"
@@ -260,4 +260,6 @@ def test_a_replaced_and_solved_again_dictionary_answers_anew(store: Store, tmp_p
     with open_store(str(fresh_folder / "fresh.db")) as fresh:
         fresh.ingest(write_list(fresh_folder, words))
         fresh.solve("small", rules)
-        assert store.openings("small", rules) == fresh.openings("small", rules)
+        assert (
+            store.solution("small", rules).openings() == fresh.solution("small", rules).openings()
+        )

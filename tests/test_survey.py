@@ -68,8 +68,8 @@ def test_survey_agrees_with_summary_strategy_and_brute_force(surveyed: Path) -> 
             assert r.language == LANGUAGES[r.dictionary]
             assert r.option("fold_accents") is r.dictionary.endswith("-folded")
             assert r.option("keep_capitalised") is False
-            assert r.summary == store.summary(r.dictionary, rules)
-            plans = [store.strategy(r.dictionary, player, "", rules) for player in (0, 1)]
+            assert r.summary == store.solution(r.dictionary, rules).summary()
+            plans = [store.solution(r.dictionary, rules).strategy(player) for player in (0, 1)]
             assert r.lost == (plans[0].losses, plans[1].losses)
             assert r.unit == plans[0].unit
             assert r.summary.plans is not None

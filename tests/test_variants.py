@@ -52,24 +52,24 @@ def acc(store: Store, tmp_path: Path) -> Store:
 
 @pytest.mark.parametrize(("variant", "misere"), list(EXPECTED_FIRST_MOVES))
 def test_hand_checked_first_moves(acc: Store, variant: Variant, misere: bool) -> None:
-    start = acc.openings("acc", Rules(variant, 3, misere))
+    start = acc.solution("acc", Rules(variant, 3, misere)).openings()
     winning = sorted(p.fragment for p in start.plays if p.wins)
     assert winning == EXPECTED_FIRST_MOVES[variant, misere]
 
 
 def test_superduper_reversal_is_the_winning_move(acc: Store) -> None:
-    pos = acc.lookup("acc", "ac", Rules(SUPERDUPER))
+    pos = acc.solution("acc", Rules(SUPERDUPER)).lookup("ac")
     assert pos.best_move == "~a+"  # reverse to ca, append a: caa
     by_move = {p.move: p for p in pos.plays}
     assert set(by_move) == {"c+", "~a+", "+c~"}
     assert by_move["~a+"].fragment == "caa" and by_move["~a+"].wins
     assert by_move["c+"].is_word and not by_move["c+"].wins
     # Plain Super has no reversal: the only play completes acc.
-    assert [p.move for p in acc.lookup("acc", "ac", Rules(SUPER)).plays] == ["c+"]
+    assert [p.move for p in acc.solution("acc", Rules(SUPER)).lookup("ac").plays] == ["c+"]
 
 
 def test_super_plans_are_sequences(acc: Store) -> None:
-    plan = acc.strategy("acc", 1, "", Rules(SUPER))
+    plan = acc.solution("acc", Rules(SUPER)).strategy(1)
     assert plan.winning and plan.unit == "sequence"
     # Each outcome is a path of fragments, one letter longer each time.
     for ending in plan.endings:
@@ -84,8 +84,8 @@ def test_ghost_and_misere_side_by_side(store: Store, tmp_path: Path) -> None:
     store.solve("five", Rules(misere=True))
     store.solve("five", Rules(misere=True), force=True)  # republish misère only
     assert _rows(store, Rules()) == ghost_rows
-    normal = store.lookup("five", "ta")
-    misere = store.lookup("five", "ta", Rules(misere=True))
+    normal = store.solution("five").lookup("ta")
+    misere = store.solution("five", Rules(misere=True)).lookup("ta")
     # n completes tan: a loss for its player in Ghost, a win in misère.
     assert [p.wins for p in normal.plays] == [False]
     assert [p.wins for p in misere.plays] == [True]
@@ -96,7 +96,7 @@ def test_ghost_and_misere_side_by_side(store: Store, tmp_path: Path) -> None:
 
 
 def _rows(store: Store, rules: Rules) -> list[tuple[object, ...]]:
-    ref = store._ref("five", rules, refresh=True)
+    ref = store.solution("five", rules).refresh()
     with store.engine.connect() as conn:
         stmt = select(positions).where(positions.c.solution_id == ref.id)
         return [tuple(r) for r in conn.execute(stmt.order_by(positions.c.fragment))]
@@ -190,7 +190,7 @@ def test_solve_all_in_worker_processes_stores_the_same(tmp_path: Path) -> None:
 
 
 def _all_rows(store: Store, name: str, rules: Rules, table: Any) -> list[tuple[object, ...]]:
-    ref = store._ref(name, rules, refresh=True)
+    ref = store.solution(name, rules).refresh()
     with store.engine.connect() as conn:
         stmt = select(table).where(table.c.solution_id == ref.id)
         return [tuple(r)[1:] for r in conn.execute(stmt.order_by(table.c.level, table.c.fragment))]
@@ -223,17 +223,17 @@ def test_hand_checked_insert_and_anagram(
     store.ingest(write_list(tmp_path, "acc ccaa", "acc"))
     rules = Rules(variant, 3, misere)
     store.solve("acc", rules)
-    start = store.openings("acc", rules)
+    start = store.solution("acc", rules).openings()
     assert sorted(p.fragment for p in start.plays if p.wins) == HAND_CHECKED[variant, misere]
     if variant is Variant.INSERT:
-        ac = store.lookup("acc", "ac", rules)
+        ac = store.solution("acc", rules).lookup("ac")
         assert [p.fragment for p in ac.plays] == ["acc"]
         assert ac.outcome.value == ("win" if misere else "loss")
-        ca = store.lookup("acc", "ca", rules)
+        ca = store.solution("acc", rules).lookup("ca")
         assert sorted(p.fragment for p in ca.plays) == ["caa", "cca"]
     else:
-        ac = store.lookup("acc", "ac", rules)
+        ac = store.solution("acc", rules).lookup("ac")
         said = {p.fragment: p.label for p in ac.plays}
         assert said == {"aac": "caa", "acc": "cca"}
         assert not any(p.is_final for p in ac.plays)
-        assert store.lookup("acc", "acc", rules).plays[0].is_final
+        assert store.solution("acc", rules).lookup("acc").plays[0].is_final

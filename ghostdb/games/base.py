@@ -232,6 +232,18 @@ class Game(ABC):
         """A rough order of solve times, to start the longest first."""
         return 1
 
+    @property
+    def keeps_plans(self) -> bool:
+        """Solutions keep memorisable plans, and a principal line follows every tied best
+        play: a word game for two players (with more, no one player can force a result;
+        games with draws have no game length to tie on)."""
+        return self.word_game and self.rules.players == 2
+
+    @property
+    def plan_unit(self) -> str:
+        """What one outcome of a plan is, as reports name it."""
+        return "word"
+
     # -- the whole graph ---------------------------------------------------------------------
 
     @abstractmethod

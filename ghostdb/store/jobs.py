@@ -16,7 +16,7 @@ import os
 import signal
 import socket
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -25,12 +25,14 @@ import numpy as np
 from sqlalchemy.engine import Engine
 
 from ghostdb.errors import Interrupted, NotSolved, SolveFailed, UnknownDictionary
-from ghostdb.games.base import VALUE_NAMES, PositionGraph, RuleSet
-from ghostdb.games.registry import check_rules, game_of, played_as
+from ghostdb.games.base import VALUE_NAMES, Game, PositionGraph, RuleSet
+from ghostdb.games.registry import check_rules, game_of, parse_rules, played_as
+from ghostdb.reports import SolutionInfo
 from ghostdb.solvers import SOLVER_VERSION, Values, safety, solve
 from ghostdb.solvers import plans as plan_solver
 from ghostdb.store import queries as q
 from ghostdb.store.db import WriterBusy, serialise, writing
+from ghostdb.store.dictionaries import dictionary_row
 from ghostdb.store.schema import plans, positions, solutions
 
 # (stage, units done so far, total units) for progress bars.  Stages, in order: "build",
@@ -101,6 +103,29 @@ def reap_interrupted(engine: Engine) -> int:
     return len(dead)
 
 
+@dataclass
+class _Subject:
+    """What a solve reads before it starts: the game's name, the dictionary's id, hash
+    and alphabet (word games), the words to solve with, and the published solution."""
+
+    game: str
+    dictionary_id: int | None = None
+    words_sha: str | None = None
+    alphabet: str = ""
+    words: list[str] | None = None
+    existing: Any = None
+
+
+@dataclass
+class _Solved:
+    """A job's computed results, ready to write."""
+
+    graph: PositionGraph
+    tables: list[Table]
+    reachable_count: int
+    has_plans: bool
+
+
 def run_solve(
     engine: Engine,
     name: str,
@@ -117,112 +142,38 @@ def run_solve(
     `ghostdb.store.queries.open_stage`): faster to share the lock, slower alone.
     """
     check_rules(name, rules)
-    game_kind = played_as(name).name
     reap_interrupted(engine)
-    with engine.connect() as conn:  # reads only: nothing here waits for another writer
-        dictionary_id, words_sha, alphabet = None, None, ""
-        if game_kind == "ghost":
-            dictionary = q.dictionary_by_name(conn, name)
-            if dictionary is None:
-                raise UnknownDictionary.named(name)
-            dictionary_id, words_sha, alphabet = (
-                dictionary.id,
-                dictionary.sha256,
-                dictionary.alphabet,
-            )
-        existing = q.published_solution(conn, game_kind, dictionary_id, rules.key)
-        if existing is not None and not force:
-            return SolveResult(
-                existing.id,
-                True,
-                existing.fragment_count,
-                existing.reachable_count,
-                existing.word_count,
-                existing.seconds or 0.0,
-            )
-        all_words = None
-        if dictionary_id is not None:
-            all_words = q.dictionary_words(conn, dictionary_id, rules.min_length)
-            if not all_words:
-                raise NotSolved(
-                    f"{name} has no word of {rules.min_length} or more letters: "
-                    "nothing to solve with that minimum length"
-                )
+    subject = _read_subject(engine, name, rules, force)
+    existing = subject.existing
+    if existing is not None and not force:
+        return SolveResult(
+            existing.id,
+            True,
+            existing.fragment_count,
+            existing.reachable_count,
+            existing.word_count,
+            existing.seconds or 0.0,
+        )
     job = {
-        "game": game_kind,
-        "dictionary_id": dictionary_id,
+        "game": subject.game,
+        "dictionary_id": subject.dictionary_id,
         "rules": rules.key,
         "status": "running",
         "solver_version": SOLVER_VERSION,
-        "input_sha256": input_sha256(rules, words_sha),
+        "input_sha256": input_sha256(rules, subject.words_sha),
         "started_at": q.now(),
         "host": socket.gethostname(),
         "pid": os.getpid(),
     }
     job_id = _record(engine, job)
     recorded = job_id is not None  # committed already: a failure is marked on it
-
     started = time.perf_counter()
     restore = _fail_on_sigterm()
     try:
-        game = game_of(rules, alphabet)
-        if progress:
-            progress("build", 0, 1)
-        graph = game.build(all_words)
-        if progress:
-            progress("solve", 0, graph.size)
-        done = 0
-
-        def tick(n: int) -> None:
-            nonlocal done
-            done += n
-            if progress:
-                progress("solve", min(done, graph.size), graph.size)
-
-        safe = None
-        if getattr(rules, "players", 2) > 2:
-            values, safe = safety.values(graph, rules.players, rules.misere)
-            tick(graph.size)
-        else:
-            values = solve(graph, tick)
-        two_player_words = game.word_game and safe is None
-        plan_values = plan_solver.solve(graph, values) if two_player_words else None
-        reachable_count = int(values.reachable.sum())
-        # Every column is made before the write lock is taken: on SQLite the lock is the
-        # one thing concurrent solves (`solve --all --jobs N`) wait for.
-        tables = _tables(graph, values, plan_values, safe)
-        total = graph.size + (reachable_count if plan_values is not None else 0)
-        with ExitStack() as stack:
-            stage = None
-            if staged and engine.dialect.name == "sqlite":
-                stage = stack.enter_context(_staged(engine, tables, total, progress))
-            conn = stack.enter_context(writing(engine, connection=stage))
-            _check_current(conn, name, dictionary_id, words_sha, job_id)
-            if job_id is None:
-                job_id = q.insert_job(conn, **job)
-            if stage is not None:
-                q.copy_stage(conn, [(t, names) for t, names, _, _ in tables], job_id)
-            else:
-                _write(conn, _chunks(tables, job_id), total, progress)
-            if progress:
-                progress("publish", 0, 1)
-            serialise(conn, solutions)  # publishers take turns
-            q.supersede(conn, game_kind, dictionary_id, rules.key, keep=job_id)
-            q.update_job(
-                conn,
-                job_id,
-                status="complete",
-                finished_at=q.now(),
-                word_count=None if all_words is None else len(all_words),
-                fragment_count=graph.size,
-                reachable_count=reachable_count,
-                seconds=time.perf_counter() - started,
-                has_plans=plan_values is not None,
-            )
-            # The rows of the solution just superseded (and of failed jobs) go in the same
-            # transaction: waiting for the lock a second time would hold up this worker.
-            q.delete_unpublished_rows(conn, game_kind, dictionary_id, rules.key)
-            q.refresh_statistics(conn, positions, plans)
+        solved = _compute(game_of(rules, subject.alphabet), subject.words, progress)
+        job_id = _publish(
+            engine, name, rules, subject, job, job_id, solved, staged, progress, started
+        )
     except BaseException as exc:
         if recorded:  # a row inserted with the rows was rolled back with them
             _mark_failed(engine, job_id, exc)
@@ -234,8 +185,182 @@ def run_solve(
     finally:
         restore()
     seconds = time.perf_counter() - started
-    word_count = None if all_words is None else len(all_words)
-    return SolveResult(job_id, False, graph.size, reachable_count, word_count, seconds)
+    word_count = None if subject.words is None else len(subject.words)
+    return SolveResult(
+        job_id, False, solved.graph.size, solved.reachable_count, word_count, seconds
+    )
+
+
+def _read_subject(engine: Engine, name: str, rules: RuleSet, force: bool) -> _Subject:
+    """Read what the solve needs, taking no lock: nothing here waits for another writer.
+    The words are read only when there is something to solve."""
+    game = played_as(name)
+    with engine.connect() as conn:
+        subject = _Subject(game.name)
+        if game.word_game:
+            dictionary = q.dictionary_by_name(conn, name)
+            if dictionary is None:
+                raise UnknownDictionary.named(name)
+            subject.dictionary_id = dictionary.id
+            subject.words_sha = dictionary.sha256
+            subject.alphabet = dictionary.alphabet
+        subject.existing = q.published_solution(conn, game.name, subject.dictionary_id, rules.key)
+        if subject.dictionary_id is not None and (subject.existing is None or force):
+            subject.words = q.dictionary_words(conn, subject.dictionary_id, rules.min_length)
+            if not subject.words:
+                raise NotSolved(
+                    f"{name} has no word of {rules.min_length} or more letters: "
+                    "nothing to solve with that minimum length"
+                )
+    return subject
+
+
+def _compute(game: Game, words: list[str] | None, progress: ProgressFn | None) -> _Solved:
+    """Build the game's graph, solve it (values, safe seats for more than two players,
+    plans where the game keeps them) and make every column to write."""
+    if progress:
+        progress("build", 0, 1)
+    graph = game.build(words)
+    if progress:
+        progress("solve", 0, graph.size)
+    done = 0
+
+    def tick(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress:
+            progress("solve", min(done, graph.size), graph.size)
+
+    rules = game.rules
+    safe = None
+    if rules.players > 2:
+        values, safe = safety.values(graph, rules.players, rules.misere)
+        tick(graph.size)
+    else:
+        values = solve(graph, tick)
+    plan_values = plan_solver.solve(graph, values) if game.keeps_plans else None
+    # Every column is made before the write lock is taken: on SQLite the lock is the one
+    # thing concurrent solves (`solve --all --jobs N`) wait for.
+    return _Solved(
+        graph,
+        _tables(graph, values, plan_values, safe),
+        int(values.reachable.sum()),
+        plan_values is not None,
+    )
+
+
+def _publish(
+    engine: Engine,
+    name: str,
+    rules: RuleSet,
+    subject: _Subject,
+    job: dict[str, Any],
+    job_id: int | None,
+    solved: _Solved,
+    staged: bool,
+    progress: ProgressFn | None,
+    started: float,
+) -> int:
+    """Write the rows and publish the job in one transaction; return the job's id."""
+    tables = solved.tables
+    total = sum(n for _, _, _, n in tables)
+    with ExitStack() as stack:
+        stage = None
+        if staged and engine.dialect.name == "sqlite":
+            stage = stack.enter_context(_staged(engine, tables, total, progress))
+        conn = stack.enter_context(writing(engine, connection=stage))
+        _check_current(conn, name, subject.dictionary_id, subject.words_sha, job_id)
+        if job_id is None:
+            job_id = q.insert_job(conn, **job)
+        if stage is not None:
+            q.copy_stage(conn, [(t, names) for t, names, _, _ in tables], job_id)
+        else:
+            _write(conn, _chunks(tables, job_id), total, progress)
+        if progress:
+            progress("publish", 0, 1)
+        serialise(conn, solutions)  # publishers take turns
+        q.supersede(conn, subject.game, subject.dictionary_id, rules.key, keep=job_id)
+        q.update_job(
+            conn,
+            job_id,
+            status="complete",
+            finished_at=q.now(),
+            word_count=None if subject.words is None else len(subject.words),
+            fragment_count=solved.graph.size,
+            reachable_count=solved.reachable_count,
+            seconds=time.perf_counter() - started,
+            has_plans=solved.has_plans,
+        )
+        # The rows of the solution just superseded (and of failed jobs) go in the same
+        # transaction: waiting for the lock a second time would hold up this worker.
+        q.delete_unpublished_rows(conn, subject.game, subject.dictionary_id, rules.key)
+        q.refresh_statistics(conn, positions, plans)
+    return job_id
+
+
+def solve_in_workers(
+    engine: Engine, name: str, rule_sets: Sequence[RuleSet], jobs: int, force: bool
+) -> Iterator[tuple[RuleSet, SolveResult]]:
+    """Solve ``rule_sets`` of ``name`` in ``jobs`` worker processes writing to the store
+    of ``engine``; yield each rule set with its result as it finishes, the costliest
+    started first."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    url = engine.url.render_as_string(hide_password=False)
+    order = sorted(rule_sets, key=lambda r: game_of(r).cost(), reverse=True)
+    # spawn, not fork: a worker must not inherit this process's open connections.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(min(jobs, len(order)), mp_context=context) as pool:
+        futures = {pool.submit(_solve_in_worker, url, name, r.key, force): r for r in order}
+        try:
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+
+
+def _solve_in_worker(url: str, name: str, key: str, force: bool) -> SolveResult:
+    """One rule set solved in a worker process, on an engine of its own."""
+    from ghostdb.store.db import open_engine
+
+    engine = open_engine(url)
+    try:
+        # Staged: the workers share SQLite's one write lock, so each holds it briefly.
+        return run_solve(engine, name, parse_rules(key), force=force, staged=True)
+    finally:
+        engine.dispose()
+
+
+def job_list(engine: Engine, name: str | None) -> list[SolutionInfo]:
+    """Every solve job (of ``name``, if given), oldest first; a job whose process died
+    before publishing shows as interrupted."""
+    with engine.connect() as conn:
+        if name is not None and played_as(name).word_game:
+            dictionary_row(conn, name)  # raises UnknownDictionary
+        return [_solution_info(r, interrupted(r)) for r in q.job_rows(conn, name)]
+
+
+def _solution_info(row: Any, interrupted: bool) -> SolutionInfo:
+    return SolutionInfo(
+        id=row.id,
+        name=row.name,
+        game=row.game,
+        rules=row.rules,
+        status="interrupted" if interrupted else row.status,
+        started_at=row.started_at,
+        finished_at=row.finished_at,
+        word_count=row.word_count,
+        fragment_count=row.fragment_count,
+        reachable_count=row.reachable_count,
+        solver_version=row.solver_version,
+        seconds=row.seconds,
+        has_plans=bool(row.has_plans),
+        error=(
+            "interrupted: the solving process ended before publishing" if interrupted else row.error
+        ),
+    )
 
 
 def _write(

@@ -1,7 +1,9 @@
 """A handle on one published solution: a stored name under one rule set.
 
-`Store.solution(name, rules)` checks the name and the rules once and hands this out;
-its methods ask the questions of that solution without passing ``(name, rules)`` again.
+`Store.solution(name, rules)` checks the name and the rules once and hands this out; its
+methods ask the questions of that solution without passing ``(name, rules)`` again.  The
+handle keeps the solution's id and game (`SolutionRef`) and finds them again when another
+process publishes a new solution of the same rule set.
 """
 
 from __future__ import annotations
@@ -10,22 +12,30 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ghostdb.errors import DeadFragment
+
 if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
     from ghostdb.games.base import Game, RuleSet
     from ghostdb.play.engine import Match, SelfPlay
     from ghostdb.reports import SolutionSummary
-    from ghostdb.store.store import Store
+    from ghostdb.store.lookups import Lookups, SolutionRef
     from ghostdb.strategies import Lines, OpeningPlans, Strategy
     from ghostdb.values import Position
 
 
 class Solution:
-    """The published solution of ``name`` under ``rules`` in ``store``."""
+    """The published solution of ``name`` under ``rules``."""
 
-    def __init__(self, store: Store, name: str, rules: RuleSet) -> None:
-        self.store = store
+    def __init__(
+        self, engine: Engine, lookups: Lookups, name: str, rules: RuleSet, ref: SolutionRef
+    ) -> None:
+        self.engine = engine
+        self.lookups = lookups
         self.name = name
         self.rules = rules
+        self.ref = ref
 
     def __repr__(self) -> str:
         return f"Solution({self.name!r}, {self.rules.key!r})"
@@ -33,36 +43,98 @@ class Solution:
     @property
     def game(self) -> Game:
         """The game object this solution is read with."""
-        return self.store._ref(self.name, self.rules).game
+        return self.ref.game
+
+    @property
+    def id(self) -> int:
+        """The id of the solution row read (a new one once another is published)."""
+        return self.ref.id
+
+    def refresh(self) -> SolutionRef:
+        """Find the published solution again (after a read found nothing at its id)."""
+        self.ref = self.lookups.ref(self.name, self.rules, refresh=True)
+        return self.ref
+
+    # -- positions ---------------------------------------------------------------------------
 
     def lookup(self, position: str = "") -> Position:
         """The stored position (the start when empty) with its plays; raises BadFragment,
         DeadFragment (no such position), NotSolved."""
-        return self.store.lookup(self.name, position, self.rules)
+        ref = self.ref
+        game = ref.game
+        key = game.clean_key(position) if position else game.start()
+        found = self.lookups.read(self.name, ref, key)
+        if found is None:  # not a position, or the solution was republished meanwhile
+            ref = self.refresh()
+            found = self.lookups.read(self.name, ref, key)
+            if found is None:
+                raise self.lookups.not_stored(self.name, self.rules, ref, key)
+        return found
 
     def get(self, position: str, default: Any = None) -> Position | Any:
         """Like `lookup`, but ``default`` for a position that is not stored."""
-        return self.store.get(self.name, position, self.rules, default)
+        try:
+            return self.lookup(position)
+        except DeadFragment:
+            return default
 
     def openings(self) -> Position:
         """The start position: its plays are the first moves."""
-        return self.store.openings(self.name, self.rules)
+        return self.lookup("")
+
+    # -- lines and plans ---------------------------------------------------------------------
 
     def line(self, position: str = "") -> Lines:
-        """The principal lines of best play from ``position``."""
-        return self.store.line(self.name, position, self.rules)
+        """The principal lines of best play from ``position`` (see `ghostdb.store.walks`)."""
+        from ghostdb.store import walks
+
+        return walks.line(self, position)
 
     def strategy(self, player: int | None = None, position: str = "") -> Strategy:
-        """``player``'s best plan from ``position`` (word games)."""
-        return self.store.strategy(self.name, player, position, self.rules)
+        """``player``'s (by default the winner's) best plan from ``position``; word games
+        for two players only."""
+        from ghostdb.store import walks
+
+        return walks.strategy(self, player, position)
 
     def opening_plans(self) -> list[OpeningPlans]:
         """For every first move, the winning plan of the player who wins from there."""
-        return self.store.opening_plans(self.name, self.rules)
+        from ghostdb.strategies import OpeningPlans
+
+        self.require_plans("plans to memorise")
+        found = []
+        for play in self.openings().plays:
+            winner = 0 if play.wins else 1
+            plan = self.strategy(winner, play.fragment)
+            pair = (plan, None) if winner == 0 else (None, plan)
+            found.append(OpeningPlans(play.move, play.fragment, pair))
+        return found
+
+    def require_plans(self, what: str) -> None:
+        """Raise NotForThisGame unless this game keeps plans (`Game.keeps_plans`)."""
+        from ghostdb.errors import NotForThisGame
+
+        game, name, rules = self.game, self.name, self.rules
+        if not game.word_game:
+            raise NotForThisGame(
+                f"{what} are a word-game notion: {name} has none; "
+                f"`ghostdb line {name}` shows the best line of play"
+            )
+        if not game.keeps_plans:
+            raise NotForThisGame(
+                f"{what} are for two players: with {rules.players}, `ghostdb lookup {name}"
+                f"{rules.flags()}` shows the safe seats and their safe moves"
+            )
+
+    # -- figures -----------------------------------------------------------------------------
 
     def summary(self) -> SolutionSummary:
         """The headline figures."""
-        return self.store.summary(self.name, self.rules)
+        from ghostdb.store import reports
+
+        return reports.summary(self)[0]
+
+    # -- playing -----------------------------------------------------------------------------
 
     def new_game(
         self,
@@ -71,7 +143,12 @@ class Solution:
         rng: random.Random | None = None,
     ) -> Match:
         """A match from the start; ``players`` names each seat (see `ghostdb.play.engine`)."""
-        return self.store.new_game(self.name, self.rules, players, seed, rng)
+        from ghostdb.play.engine import Match, parse_players
+
+        seats = parse_players(players)
+        start = self.lookup()
+        rng = rng or random.Random(seed)
+        return Match(self.lookup, self.name, self.rules, self.game, seats, rng, start)
 
     def selfplay(
         self,
@@ -80,4 +157,12 @@ class Solution:
         seed: int | None = None,
     ) -> SelfPlay:
         """``games`` games between computer players, tallied."""
-        return self.store.selfplay(self.name, self.rules, players, games, seed)
+        from ghostdb.play.engine import Match, parse_players, selfplay
+
+        seats = parse_players(players)
+        start = self.lookup()
+
+        def new_match(rng: random.Random) -> Match:
+            return Match(self.lookup, self.name, self.rules, self.game, seats, rng, start)
+
+        return selfplay(new_match, self.name, self.rules, seats, games, seed)

@@ -26,16 +26,29 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from sqlalchemy.engine import Connection
+from sqlalchemy import Integer, bindparam, case, literal, literal_column, select, text
+from sqlalchemy.engine import Connection, Engine
 
-from ghostdb.games.base import DRAW, FLIP, LOSS, NOT_FINAL, VALUE_NAMES, WIN, PositionGraph
+from ghostdb.games.base import (
+    DRAW,
+    FLIP,
+    LOSS,
+    NOT_FINAL,
+    VALUE_NAMES,
+    WIN,
+    PositionGraph,
+    RuleSet,
+)
 from ghostdb.games.registry import game_of, parse_rules
 from ghostdb.solvers import SOLVER_VERSION, group_starts
 from ghostdb.store import queries as q
+from ghostdb.store.lookups import POSITION_FIELDS, checked_rules, solution_row, subject
+from ghostdb.store.schema import plans, positions
 from ghostdb.wordlists import content_sha256
 
 EXAMPLES = 5
@@ -123,6 +136,31 @@ class Verdict:
             "inconsistencies": [f.as_dict() for f in self.inconsistencies()],
             "notes": self.notes,
         }
+
+
+def verify_store(
+    engine: Engine, name: str | None, rules: RuleSet | None, every: bool
+) -> list[Verdict]:
+    """Verify published solutions, read in one snapshot: of the whole store when ``name``
+    is None, else every one of ``name`` (``every``) or the one of ``rules`` (default: the
+    default rule set)."""
+    conn = engine.connect()
+    if engine.dialect.name == "postgresql":
+        conn = conn.execution_options(isolation_level="REPEATABLE READ")
+    with conn:
+        chosen = list(q.all_published(conn))
+        if name is not None:
+            subject(conn, name)  # raises UnknownDictionary
+            chosen = [r for r in chosen if r.name == name]
+            if not every:
+                rules = checked_rules(name, rules)
+                chosen = [r for r in chosen if r.rules == rules.key]
+                if not chosen:
+                    solution_row(conn, name, rules)  # raises the right error
+        by_id = {d.id: d for d in q.all_dictionaries(conn)}
+        return [
+            verify_solution(conn, row, row.name, by_id.get(row.dictionary_id)) for row in chosen
+        ]
 
 
 def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any) -> Verdict:
@@ -218,10 +256,10 @@ class _Stored:
             packed = cls._packed(conn, solution_id, graph, v)
             if packed is not None:
                 return packed
-        rows = q.stored_positions(conn, solution_id, VALUE_NAMES)
+        rows = stored_positions(conn, solution_id, VALUE_NAMES)
         v.positions = len(rows)
         n = graph.size
-        cols = list(zip(*rows, strict=True)) if rows else [()] * len(q.STORED_POSITION_FIELDS)
+        cols = list(zip(*rows, strict=True)) if rows else [()] * len(STORED_POSITION_FIELDS)
         level, fragment, reachable, outcome, length, best, winning, drawing, safe, label = cols
         # Rows come in key order, which is the graph's node order when nothing is missing
         # or extra (and the database compares text by code point, as SQLite does).
@@ -266,9 +304,9 @@ class _Stored:
     def _packed(
         cls, conn: Connection, solution_id: int, graph: PositionGraph, v: Verdict
     ) -> _Stored | None:
-        """The rows read packed (see `queries.packed_positions`) when they are exactly the
+        """The rows read packed (see `packed_positions`) when they are exactly the
         graph's positions in its order and carry no labels; else None."""
-        row = q.packed_positions(conn, solution_id, VALUE_NAMES)
+        row = packed_positions(conn, solution_id, VALUE_NAMES)
         if row is None or row[0] != "\n".join(graph.keys) or row[-2]:
             return None
 
@@ -603,11 +641,11 @@ def _check_plans(
     """Plan ranks (see `ghostdb.solvers.plans`): at a final position, its word; with the
     opponent to move, every answer's outcomes added up; with the strategist to move, the
     move to the best-ranked position for the opponent, first in move order among equals."""
-    rows = q.stored_plans(conn, solution_id)
+    rows = stored_plans(conn, solution_id)
     v.plans = len(rows)
     n = graph.size
     keys = _key_array(graph)
-    cols = list(zip(*rows, strict=True)) if rows else [()] * len(q.STORED_PLAN_FIELDS)
+    cols = list(zip(*rows, strict=True)) if rows else [()] * len(STORED_PLAN_FIELDS)
     level, fragment, nxt = cols[:3]
     reach = np.flatnonzero(s.present & s.reachable)
     if list(fragment) == keys[reach].tolist() and np.array_equal(level, graph.level[reach]):
@@ -702,4 +740,67 @@ def _seats(mask: int) -> str:
     return "{" + ", ".join(str(s + 1) for s in range(16) if mask >> s & 1) + "}"
 
 
-__all__ = ["KINDS", "Finding", "Verdict", "verify_solution"]
+__all__ = ["KINDS", "Finding", "Verdict", "verify_solution", "verify_store"]
+
+
+# -- SQL ----------------------------------------------------------------------------------------
+
+STORED_POSITION_FIELDS = ("level", *POSITION_FIELDS)
+STORED_PLAN_FIELDS = tuple(plans.c.keys())[1:]  # all but solution_id, in table order
+
+
+def _stream(conn: Connection, table: Any, fields: Sequence[Any], solution_id: int) -> list[Any]:
+    """Every row of one solution in ``table``, read through the raw driver connection
+    (millions of rows: SQLAlchemy's per-row work would cost more than the reading)."""
+    stmt = (
+        select(*(table.c[f] if isinstance(f, str) else f for f in fields))
+        .where(table.c.solution_id == bindparam("solution_id", type_=Integer))
+        .order_by(table.c.level, table.c.fragment)  # the primary key's order
+    )
+    conn.execute(select(literal(1)))  # begin the transaction the driver then reads in
+    query = q.FastQuery(stmt, conn.dialect)
+    return query.run(conn.connection.driver_connection, {"solution_id": solution_id})
+
+
+def stored_positions(conn: Connection, solution_id: int, value_names: Sequence[str]) -> list[Any]:
+    """Every position row of a solution, as tuples of `STORED_POSITION_FIELDS`, with the
+    outcome as its index in ``value_names`` (-1 if none): a small integer costs less to
+    read than a string."""
+    code = case(
+        *(
+            (positions.c.outcome == literal_column(f"'{name}'"), i)
+            for i, name in enumerate(value_names)
+        ),
+        else_=-1,
+    )
+    fields = [code if f == "outcome" else f for f in STORED_POSITION_FIELDS]
+    return _stream(conn, positions, fields, solution_id)
+
+
+def stored_plans(conn: Connection, solution_id: int) -> list[Any]:
+    """Every plan row of a solution, as tuples of `STORED_PLAN_FIELDS`."""
+    return _stream(conn, plans, STORED_PLAN_FIELDS, solution_id)
+
+
+def packed_positions(conn: Connection, solution_id: int, value_names: Sequence[str]) -> Any:
+    """SQLite only: every position row of a solution packed into one text per column
+    (fragments and best moves joined by newlines, numbers by commas, NULL as -1 or
+    empty), in key order, with the count of labels and of rows; None without rows.
+
+    Aggregated in SQL because making a Python object of every value of millions of rows
+    costs more than the reading.  The caller checks the order: the packed fragments must
+    equal the keys it expects, joined the same way."""
+    code = " ".join(f"WHEN '{name}' THEN {i}" for i, name in enumerate(value_names))
+    sql = (
+        "SELECT group_concat(fragment, char(10)), group_concat(level), "
+        "group_concat(reachable), "
+        f"group_concat(CASE outcome {code} ELSE -1 END), "
+        "group_concat(coalesce(game_length, -1)), "
+        "group_concat(coalesce(best_next, ''), char(10)), "
+        "group_concat(winning_moves), group_concat(drawing_moves), "
+        "group_concat(coalesce(safe_seats, -1)), count(label), count(*) "
+        "FROM (SELECT * FROM positions WHERE solution_id = :solution_id "
+        "ORDER BY level, fragment)"
+    )
+    row = conn.execute(text(sql), {"solution_id": solution_id}).one()
+    return None if not row[-1] else row

@@ -1,0 +1,374 @@
+"""Lookups: a stored position and its plays, by the fastest read the database allows.
+
+The hot path of ghostdb (the computer player, the web page, a `ghostdb lookup` process)
+is here, with what makes it fast: the published solution's id and game are found once
+and cached (`SolutionRef`); each thread reads through a raw DB-API connection in
+autocommit mode with statements compiled once; plain Ghost on SQLite reads a position
+and its plays as one range of the primary key; and the Position of that read is built
+from plain tuples.  Nothing here imports numpy, the solvers or the solve jobs.
+
+A lookup reads by a solution id cached when it was found.  It needs no check that the
+solution is still the published one: a superseded solution's rows stay whole until the
+one transaction that deletes them all, so a stale id reads the old complete solution or
+finds nothing, and the caller then asks for the new id (`Lookups.ref` with ``refresh``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from sqlalchemy import Integer, bindparam, select, union_all
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.sql import Select
+
+from ghostdb.errors import DeadFragment, NotSolved
+from ghostdb.games import registry as g
+from ghostdb.games.base import Game, RuleSet
+from ghostdb.games.registry import played_as
+from ghostdb.store import queries as q
+from ghostdb.store.dictionaries import dictionary_row
+from ghostdb.store.schema import plans, positions, solutions
+from ghostdb.values import Outcome, Play, Position
+
+LOOKUP_CACHE_KIB = 16 * 1024
+"""The page cache of a thread's SQLite connection for lookups (see `Lookups.dbapi`)."""
+
+POSITION_FIELDS = (
+    "fragment",
+    "reachable",
+    "outcome",
+    "game_length",
+    "best_next",
+    "winning_moves",
+    "drawing_moves",
+    "safe_seats",
+    "label",
+)
+"""What a lookup reads of a position (and of each position one move away)."""
+
+
+class SolutionRef(NamedTuple):
+    """A published solution as a lookup needs it: its id and the game to read it with."""
+
+    id: int
+    has_plans: bool
+    game: Game
+
+
+class Lookups:
+    """The lookup machinery of one store: its cached solution refs, its compiled
+    statements and each thread's raw connection."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._refs: dict[tuple[str, RuleSet], SolutionRef] = {}
+        self._queries: dict[int, tuple[q.FastQuery, list[str]]] = {}
+        self._plan_next: q.FastQuery | None = None
+        # Where every move appends a character (plain Ghost), SQLite reads a position and
+        # its plays as one range of the primary key (see `extended_positions_sql`).
+        self.range_sql = extended_positions_sql() if engine.dialect.name == "sqlite" else None
+        self._local = threading.local()
+
+    def close(self) -> None:
+        """Close this thread's raw connection, if it opened one."""
+        raw = getattr(self._local, "raw", None)
+        if raw is not None:
+            raw.close()
+            del self._local.raw, self._local.driver
+
+    # -- which solution --------------------------------------------------------------------
+
+    def ref(self, name: str, rules: RuleSet, *, refresh: bool = False) -> SolutionRef:
+        """The published solution of ``name`` under (checked) ``rules``, cached; with
+        ``refresh``, found again (a cached id that was superseded finds no rows)."""
+        key = (name, rules)
+        ref = None if refresh else self._refs.get(key)
+        if ref is None:
+            with self.engine.connect() as conn:
+                game, dictionary_id, alphabet = played_as(name), None, ""
+                if game.word_game:  # as `subject`, keeping the row for its alphabet
+                    dictionary = dictionary_row(conn, name)
+                    dictionary_id, alphabet = dictionary.id, dictionary.alphabet
+                row = solution_ref(conn, game.name, dictionary_id, rules.key)
+                if row is None:
+                    solution_row(conn, name, rules)  # raises the right error
+            ref = SolutionRef(row.id, bool(row.has_plans), g.game_of(rules, alphabet))
+            self._refs[key] = ref
+        return ref
+
+    # -- reading positions -----------------------------------------------------------------
+
+    def read(self, name: str, ref: SolutionRef, key: str) -> Position | None:
+        """The position at (canonical) ``key`` with its plays; None when it is not stored
+        under ``ref`` (not a position, or the solution was republished meanwhile)."""
+        game = ref.game
+        if self.range_sql is not None and game.children_extend_key:
+            args = (ref.id, len(key), key, key + _HIGHEST)
+            rows = self.dbapi().execute(self.range_sql, args).fetchall()
+            if rows and rows[0][0] == key:
+                return _extended_position(name, game, key, rows)
+            return None
+        candidates = game.candidates(key)
+        query, names = self._positions_query(len(candidates))
+        params: dict[str, Any] = dict(zip(names, (c for _, c in candidates), strict=True))
+        level = game.level(key)
+        params["solution_id"] = ref.id
+        params["f"] = key
+        params["level"] = level
+        params["child_level"] = game.level(candidates[0][1]) if candidates else level
+        rows = query.run(self.dbapi(), params)
+        for row in rows:
+            if row[0] == key:
+                return _position(name, game, key, rows, candidates)
+        return None
+
+    def plan_next(self, ref: SolutionRef, key: str) -> tuple[bool, str | None]:
+        """(whether ``key`` has a stored plan row, the position its plan moves to)."""
+        if self._plan_next is None:
+            stmt = select(plans.c.plan_next).where(
+                plans.c.solution_id == bindparam("solution_id", type_=Integer),
+                plans.c.level == bindparam("level", type_=Integer),
+                plans.c.fragment == bindparam("f"),
+            )
+            self._plan_next = q.FastQuery(stmt, self.engine.dialect)
+        params = {"solution_id": ref.id, "level": ref.game.level(key), "f": key}
+        rows = self._plan_next.run(self.dbapi(), params)
+        return (True, rows[0][0]) if rows else (False, None)
+
+    def not_stored(self, name: str, rules: RuleSet, ref: SolutionRef, key: str) -> Exception:
+        """The error for a key that is not a stored position: NotSolved if the solution
+        is gone, else DeadFragment in the game's own words (`Game.not_stored`)."""
+        game = ref.game
+        with self.engine.connect() as conn:
+            solution = solution_row(conn, name, rules)
+
+            def stored(other: str) -> bool:
+                return position_exists(conn, solution.id, game.level(other), other)
+
+            return DeadFragment(game.not_stored(key, stored, name))
+
+    def dbapi(self) -> Any:
+        """This thread's raw DB-API connection for lookups, in autocommit mode so each
+        query sees the latest published data."""
+        try:
+            return self._local.driver
+        except AttributeError:
+            raw = self.engine.raw_connection()
+            if self.engine.dialect.name != "sqlite":  # SQLite's is autocommit already
+                raw.driver_connection.autocommit = True
+            else:
+                # Each lookup reads about two pages from anywhere in a solution: a page
+                # cache that holds a whole ENABLE Ghost solution (16 MB) rather than
+                # SQLite's default 2 MiB makes ENABLE lookups 10% faster.  It fills only
+                # as pages are read, and SQLite empties it when another process writes.
+                raw.driver_connection.execute(f"PRAGMA cache_size={-LOOKUP_CACHE_KIB}")
+            self._local.raw = raw
+            self._local.driver = raw.driver_connection
+            return self._local.driver
+
+    def _positions_query(self, count: int) -> tuple[q.FastQuery, list[str]]:
+        """The query for a position and ``count`` candidate children, and the names of the
+        children's parameters."""
+        found = self._queries.get(count)
+        if found is None:
+            query = q.FastQuery(positions_statement(count), self.engine.dialect)
+            found = self._queries[count] = (query, [f"c{i}" for i in range(count)])
+        return found
+
+
+def checked_rules(name: str, rules: RuleSet | None) -> RuleSet:
+    """The given rules, checked against ``name``'s game, or that game's default."""
+    if rules is None:
+        return g.default_rules(name)
+    g.check_rules(name, rules)
+    return rules
+
+
+def subject(conn: Connection, name: str) -> tuple[str, int | None]:
+    """(the game ``name`` is played as, its dictionary's id or None); raise
+    UnknownDictionary."""
+    game = played_as(name)
+    return game.name, dictionary_row(conn, name).id if game.word_game else None
+
+
+def solution_row(conn: Connection, name: str, rules: RuleSet) -> Any:
+    """The published solution's row; raise UnknownDictionary or NotSolved."""
+    row = q.published_solution(conn, *subject(conn, name), rules.key)
+    if row is None:
+        raise NotSolved(
+            f"{name} is not solved for {rules.describe()}: run `ghostdb solve {name}"
+            f"{rules.flags()}`"
+        )
+    return row
+
+
+# -- SQL -----------------------------------------------------------------------------------
+#
+# Plays are not stored: a play is a stored position one move away.  A lookup asks for the
+# position and every candidate the game's moves make from it, in one query through the
+# primary key.
+
+
+def solution_ref(
+    conn: Connection, game: str, dictionary_id: int | None, rules_key: str
+) -> Any | None:
+    """The published solution of a rule set: ``id`` and ``has_plans``."""
+    stmt = select(solutions.c.id, solutions.c.has_plans).where(
+        q.subject_filter(game, dictionary_id, rules_key), q.PUBLISHED
+    )
+    return conn.execute(stmt).first()
+
+
+def position_exists(conn: Connection, solution_id: int, level: int, fragment: str) -> bool:
+    stmt = select(positions.c.outcome).where(
+        positions.c.solution_id == solution_id,
+        positions.c.level == level,
+        positions.c.fragment == fragment,
+    )
+    return conn.execute(stmt).first() is not None
+
+
+def _position_rows(level: str, match: Any) -> Select[Any]:
+    return select(*(positions.c[f] for f in POSITION_FIELDS)).where(
+        positions.c.solution_id == bindparam("solution_id", type_=Integer),
+        positions.c.level == bindparam(level, type_=Integer),
+        match,
+    )
+
+
+def positions_statement(count: int) -> Any:
+    """The position ``f`` at level ``level`` and the positions ``c0`` … ``c{count-1}`` at
+    level ``child_level`` of solution ``solution_id``."""
+    head = _position_rows("level", positions.c.fragment == bindparam("f"))
+    if count == 0:
+        return head
+    children = _position_rows(
+        "child_level", positions.c.fragment.in_([bindparam(f"c{i}") for i in range(count)])
+    )
+    return union_all(head, children)
+
+
+def extended_positions_sql() -> str:
+    """SQLite only: the position ``?3`` at level ``?2`` of solution ``?1``, then every
+    position of the next level between ``?3`` and ``?4`` (``?3`` followed by the highest
+    character): in plain Ghost, its plays, read as one range of the primary key.  SQLite
+    compares text byte by byte, as the range needs (a PostgreSQL database's collation
+    may not).
+
+    SQL text rather than a Core statement: compiling one costs every `ghostdb lookup`
+    process a millisecond, and numbered parameters spare each lookup binding seven."""
+    rows = f"SELECT {', '.join(POSITION_FIELDS)} FROM {positions.name} WHERE solution_id = ?1"
+    head = f"{rows} AND level = ?2 AND fragment = ?3"
+    return f"{head} UNION ALL {rows} AND level = ?2 + 1 AND fragment > ?3 AND fragment < ?4"
+
+
+# -- Position builders ---------------------------------------------------------------------
+
+
+def _position(
+    name: str,
+    game: Game,
+    key: str,
+    rows: Sequence[Any],
+    candidates: list[tuple[str, str]],
+) -> Position:
+    """A Position from position rows (fields as `POSITION_FIELDS`): the one at ``key``
+    and those one move away."""
+    by_key = {r[0]: r for r in rows}
+    head = by_key[key]
+    is_final = head[3] == 0
+    plays: list[Play] = []
+    notation = {}
+    if not is_final:  # the game is over here: continuations are no plays
+        for move, child in candidates:
+            r = by_key.get(child)
+            if r is not None and child != key:
+                notation[child] = move
+                plays.append(Play(move, child, Outcome(r[2]), r[3], r[3] == 0, _seats(r[7]), r[8]))
+    best_next = head[4]
+    return Position(
+        name=name,
+        game=game.name,
+        rules=game.key,
+        fragment=key,
+        outcome=Outcome(head[2]),
+        game_length=head[3],
+        best_move=None if best_next is None else notation.get(best_next),
+        winning_moves=head[5],
+        drawing_moves=head[6],
+        is_final=is_final,
+        ending=game.ending(key) if is_final else None,
+        reachable=bool(head[1]),
+        to_move=game.to_move(key),
+        plays=tuple(plays),
+        safe_seats=_seats(head[7]),
+        label=head[8],
+    )
+
+
+_HIGHEST = "\U0010ffff"
+_OUTCOMES = {o.value: o for o in Outcome}
+# A NamedTuple made from a tuple of its fields in order: no argument parsing.
+_new = tuple.__new__
+
+
+def _extended_position(name: str, game: Game, key: str, rows: Sequence[Any]) -> Position:
+    """`_position` for plain Ghost's range read: the head row first, then its plays in
+    key order, which is move order (each play's move is its last letter).
+
+    Built as `_position` builds it, but from tuples of the fields in their declared
+    order: the NamedTuples' keyword constructors would add a tenth to a lookup (a test
+    compares the two builds)."""
+    head = rows[0]
+    length = head[3]
+    is_final = length == 0
+    plays: tuple[Play, ...] = ()
+    if not is_final:
+        plays = tuple(
+            [
+                _new(
+                    Play,
+                    (
+                        r[0][-1],
+                        r[0],
+                        _OUTCOMES[r[2]],
+                        r[3],
+                        r[3] == 0,
+                        None if r[7] is None else _seats(r[7]),
+                        r[8],
+                    ),
+                )
+                for r in rows[1:]
+            ]
+        )
+    best_next = head[4]
+    return _new(
+        Position,
+        (
+            name,
+            game.name,
+            game.key,
+            key,
+            _OUTCOMES[head[2]],
+            length,
+            None if best_next is None else best_next[-1],
+            head[5],
+            head[6],
+            is_final,
+            game.ending(key) if is_final else None,
+            bool(head[1]),
+            game.to_move(key),
+            plays,
+            None if head[7] is None else _seats(head[7]),
+            head[8],
+        ),
+    )
+
+
+def _seats(mask: int | None) -> tuple[int, ...] | None:
+    """The seats of a safe-seat bit mask (None: a two-player solution)."""
+    if mask is None:
+        return None
+    return tuple(s for s in range(mask.bit_length()) if mask >> s & 1)

@@ -1,0 +1,204 @@
+"""Walks: principal lines and plans, read from the stored positions one lookup a step.
+
+One walk serves every game and variant: it expands a position by looking it up (the
+position and all its plays in one query, see `ghostdb.store.lookups`) and follows the
+plays a rule chooses, breadth first, building the tree as it goes.  The game's own moves
+(`Game.candidates`) make the plays, so nothing here knows how any game moves.
+
+* A **line** follows, where the game keeps plans (two-player word games), every play
+  that keeps the value and uses up exactly one move of the game length (winning plays
+  that end soonest, losing plays that last longest); elsewhere (many players, games with
+  draws) the stored best move.
+* A **plan** follows the stored plan move at the strategist's turns and every play at
+  the opponent's.
+
+A walk stops at final positions, and where a position comes again on its own path (a
+draw's cycle).  A solution republished during a walk finds nothing at its old id: the
+walk raises `Republished` and the caller walks again on the new one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from ghostdb.errors import BadMove, DeadFragment, MissingPlans, NotSolved
+from ghostdb.store.schema import plans
+from ghostdb.strategies import Lines, Node, Strategy, endings
+
+if TYPE_CHECKING:
+    from ghostdb.games.base import RuleSet
+    from ghostdb.reports import PlanSize
+    from ghostdb.store.lookups import Lookups, SolutionRef
+    from ghostdb.store.solution import Solution
+    from ghostdb.values import Play, Position
+
+Follow = Callable[["Position", int], list["Play"]]
+"""The plays a walk follows from a position (given its distance from the start)."""
+
+
+class Republished(NotSolved):
+    """The solution walked was replaced during the walk: walk again on the new one."""
+
+
+def line(solution: Solution, position: str) -> Lines:
+    """The principal lines from ``position`` (see the module's docstring)."""
+    for _retry in (False, True):
+        start = solution.lookup(position)
+        ref = solution.ref
+        try:
+            tree, cycle = walk(solution.lookups, ref, solution.name, start, principal_plays(ref))
+        except Republished:
+            solution.refresh()
+            continue
+        return Lines(solution.name, solution.rules, start.fragment, tree, endings(tree), cycle)
+    raise _changed(solution.name)
+
+
+def strategy(solution: Solution, player: int | None, position: str) -> Strategy:
+    """``player``'s best plan from ``position``: by default the winner's."""
+    solution.require_plans("plans to memorise")
+    name, rules = solution.name, solution.rules
+    for _retry in (False, True):
+        start = solution.lookup(position)
+        ref = solution.ref
+        player = start.winner if player is None else player
+        if player not in (0, 1):
+            raise BadMove(f"a plan is for player 0 or 1, not {player}")
+        if not start.reachable:
+            raise DeadFragment(
+                f"{start.fragment!r} cannot arise in a game (a shorter fragment is already a "
+                "word): plans start from fragments a game can reach"
+            )
+        if not ref.has_plans:
+            raise missing_plans(name, rules)
+        parity = (player - start.to_move) % 2  # 0: the strategist moves first
+        with solution.engine.connect() as conn:
+            rank = plan_rank(conn, ref.id, ref.game.level(start.fragment), start.fragment)
+        if rank is None:  # every reachable position has its plan row: republished
+            solution.refresh()
+            continue
+        try:
+            tree, _ = walk(
+                solution.lookups, ref, name, start, plan_plays(solution.lookups, ref, parity)
+            )
+        except Republished:
+            solution.refresh()
+            continue
+        size = plan_sizes(rank)[parity]
+        return Strategy(name, rules, player, start.fragment, size, tree, endings(tree))
+    raise _changed(name)
+
+
+def _changed(name: str) -> NotSolved:
+    # Only if the solution was republished twice during this one call.
+    return NotSolved(f"the solution of {name} changed during the query: try again")
+
+
+def walk(
+    lookups: Lookups, ref: SolutionRef, name: str, start: Position, follow: Follow
+) -> tuple[Node, bool]:
+    """The tree of the plays ``follow`` chooses from ``start``, children in move order,
+    and whether a position came again on its own path (its node is then not expanded)."""
+    game = ref.game
+    root = Node(start.fragment, None, start.to_move, start.outcome, start.game_length)
+    # Each entry: (node, its position, its parent entry); the parent links are walked
+    # only where a move does not raise the level, the one way a path can come back.
+    frontier: list[tuple[Node, Position, tuple | None]] = [(root, start, None)]
+    depth, cycle = 0, False
+    while frontier:
+        following = []
+        for entry in frontier:
+            node, pos, _ = entry
+            if pos.is_final:
+                continue
+            level = game.level(pos.fragment)
+            for play in follow(pos, depth):
+                child = Node(
+                    play.fragment,
+                    play.move,
+                    game.to_move(play.fragment),
+                    play.outcome,
+                    play.game_length,
+                )
+                node.children.append(child)
+                if play.is_final:
+                    continue
+                if game.level(play.fragment) <= level and _on_path(play.fragment, entry):
+                    cycle = True
+                    continue
+                found = lookups.read(name, ref, play.fragment)
+                if found is None:
+                    raise Republished(f"the solution of {name} changed during the walk")
+                following.append((child, found, entry))
+        frontier = following
+        depth += 1
+    return root, cycle
+
+
+def _on_path(key: str, entry: tuple | None) -> bool:
+    while entry is not None:
+        if entry[1].fragment == key:
+            return True
+        entry = entry[2]
+    return False
+
+
+def principal_plays(ref: SolutionRef) -> Follow:
+    """What a line follows (see the module's docstring)."""
+    if ref.game.keeps_plans:
+
+        def ties(pos: Position, _depth: int) -> list[Play]:
+            length = pos.game_length - 1
+            return [
+                p for p in pos.plays if p.outcome is not pos.outcome and p.game_length == length
+            ]
+
+        return ties
+
+    def best(pos: Position, _depth: int) -> list[Play]:
+        return [p for p in pos.plays if p.move == pos.best_move][:1]
+
+    return best
+
+
+def plan_plays(lookups: Lookups, ref: SolutionRef, parity: int) -> Follow:
+    """What a plan follows: the stored plan move where the strategist is to move (at
+    the depths of ``parity``), every play elsewhere."""
+
+    def follow(pos: Position, depth: int) -> list[Play]:
+        if depth % 2 != parity:
+            return list(pos.plays)
+        _, planned = lookups.plan_next(ref, pos.fragment)
+        return [p for p in pos.plays if p.fragment == planned]
+
+    return follow
+
+
+def plan_rank(conn: Connection, solution_id: int, level: int, key: str) -> Any | None:
+    """The stored best-plan ranks at a position (None if it has none: not reachable)."""
+    stmt = select(plans).where(
+        plans.c.solution_id == solution_id, plans.c.level == level, plans.c.fragment == key
+    )
+    return conn.execute(stmt).first()
+
+
+def plan_sizes(rank: Any) -> tuple[PlanSize, PlanSize]:
+    """The best plans' ranks of a plans row: (strategist to move, opponent to move)."""
+    from ghostdb.reports import PlanSize
+
+    return (
+        PlanSize(rank.mover_lossiness, rank.mover_outcomes, rank.mover_letters),
+        PlanSize(rank.waiter_lossiness, rank.waiter_outcomes, rank.waiter_letters),
+    )
+
+
+def missing_plans(name: str, rules: RuleSet) -> MissingPlans:
+    """A solution stored before schema revision 0002 has no plans until solved again."""
+    return MissingPlans(
+        f"the stored solution of {name} for {rules.describe()} has no plans (it predates "
+        f"them): run `ghostdb solve {name}{rules.flags()} --force`"
+    )
