@@ -1,4 +1,8 @@
-"""All of ghostdb's SQL, as SQLAlchemy Core statements over `ghostdb.store.schema`.
+"""The SQL the store's concerns share, as SQLAlchemy Core statements over
+`ghostdb.store.schema`: dictionaries and their words, bulk writes (and SQLite's stage),
+solve jobs and the published solutions, and `FastQuery`.  SQL that serves one concern
+sits in its module: `lookups` (a position and its plays), `walks` (plan rows), `reports`
+(counts and comparisons), `verify` (whole solutions streamed).
 
 Every statement runs on SQLite and PostgreSQL: no dialect-only syntax, parameters always
 bound.  Functions take an open `Connection` and leave transactions to the caller.
@@ -43,11 +47,6 @@ def dictionary_sha256(conn: Connection, dictionary_id: int) -> str | None:
     """The recorded hash of a dictionary's words; None if it is gone."""
     stmt = select(dictionaries.c.sha256).where(dictionaries.c.id == dictionary_id)
     return conn.execute(stmt).scalar()
-
-
-def job_status(conn: Connection, job_id: int) -> str | None:
-    """A solve job's status; None if its row is gone."""
-    return conn.execute(select(solutions.c.status).where(solutions.c.id == job_id)).scalar()
 
 
 def dictionary_by_sha(conn: Connection, sha256: str) -> Row[Any] | None:
@@ -291,6 +290,11 @@ def supersede(
     )
 
 
+def job_status(conn: Connection, job_id: int) -> str | None:
+    """A solve job's status; None if its row is gone."""
+    return conn.execute(select(solutions.c.status).where(solutions.c.id == job_id)).scalar()
+
+
 def running_jobs(conn: Connection) -> Sequence[Row[Any]]:
     return conn.execute(select(solutions).where(solutions.c.status == "running")).all()
 
@@ -320,30 +324,6 @@ def job_rows(conn: Connection, name: str | None = None) -> Sequence[Row[Any]]:
     return conn.execute(stmt).all()
 
 
-class FastQuery:
-    """A Core statement compiled once for a dialect, run on a raw DB-API connection.
-
-    For the hot lookup path only: SQLAlchemy's per-execution work costs more than
-    SQLite's own for a small indexed query.  Parameters are still bound, never
-    formatted into the SQL.
-    """
-
-    def __init__(self, stmt: Any, dialect: Any) -> None:
-        compiled = stmt.compile(dialect=dialect)
-        self.sql = str(compiled)
-        defaults = {k: b.value for k, b in compiled.binds.items()}
-        # Positional paramstyles (SQLite's qmark) take a list in this order.
-        self.order = [(k, defaults[k]) for k in compiled.positiontup or ()]
-        self.defaults = defaults
-
-    def run(self, dbapi_connection: Any, params: dict[str, Any]) -> list[Any]:
-        if self.order:
-            args: Any = [params.get(k, d) for k, d in self.order]
-        else:
-            args = {**self.defaults, **params}
-        return dbapi_connection.execute(self.sql, args).fetchall()
-
-
 # -- published solutions ---------------------------------------------------------------------
 
 
@@ -370,6 +350,33 @@ def all_published(conn: Connection) -> Sequence[Row[Any]]:
         .order_by(label, solutions.c.id)
     )
     return conn.execute(stmt).all()
+
+
+# -- reads on the raw driver connection --------------------------------------------------
+
+
+class FastQuery:
+    """A Core statement compiled once for a dialect, run on a raw DB-API connection.
+
+    For the hot lookup path only: SQLAlchemy's per-execution work costs more than
+    SQLite's own for a small indexed query.  Parameters are still bound, never
+    formatted into the SQL.
+    """
+
+    def __init__(self, stmt: Any, dialect: Any) -> None:
+        compiled = stmt.compile(dialect=dialect)
+        self.sql = str(compiled)
+        defaults = {k: b.value for k, b in compiled.binds.items()}
+        # Positional paramstyles (SQLite's qmark) take a list in this order.
+        self.order = [(k, defaults[k]) for k in compiled.positiontup or ()]
+        self.defaults = defaults
+
+    def run(self, dbapi_connection: Any, params: dict[str, Any]) -> list[Any]:
+        if self.order:
+            args: Any = [params.get(k, d) for k, d in self.order]
+        else:
+            args = {**self.defaults, **params}
+        return dbapi_connection.execute(self.sql, args).fetchall()
 
 
 def now() -> datetime:

@@ -177,8 +177,7 @@ def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any)
     if dictionary is not None:
         stored = sorted(q.dictionary_words(conn, dictionary.id))
         _check_dictionary(verdict, solution, dictionary, stored)
-        min_length = getattr(rules, "min_length", 1)
-        words = [w for w in stored if len(w) >= min_length]
+        words = [w for w in stored if len(w) >= rules.min_length]  # a word game's rules
     else:
         recorded = hashlib.sha256(rules.key.encode()).hexdigest()
         if solution.input_sha256 not in (None, recorded):
@@ -193,9 +192,8 @@ def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any)
     game = game_of(rules, dictionary.alphabet if dictionary is not None else "")
     graph = game.build(words)
     stored = _Stored.read(conn, solution.id, graph, verdict)
-    players = getattr(rules, "players", 2)
-    if players > 2:
-        _check_seats(verdict, graph, stored, players, bool(getattr(rules, "misere", False)))
+    if rules.players > 2:  # as the solve job: safe seats, in Ghost for more players
+        _check_seats(verdict, graph, stored, rules.players, rules.misere)
     else:
         _check_values(verdict, graph, stored)
     _check_reachable(verdict, graph, stored)
@@ -483,8 +481,11 @@ def _check_values(v: Verdict, graph: PositionGraph, s: _Stored) -> None:
         )
 
 
-def _check_seats(v: Verdict, graph: PositionGraph, s: _Stored, players: int, misere: bool) -> None:
-    """More than two players: the safe seats, and the values derived from them."""
+def _expected_seats(
+    graph: PositionGraph, s: _Stored, players: int, misere: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """From the stored safe seats one move on: (the positions whose moves can all be
+    checked, their safe seats, first move keeping the mover safe, and such moves)."""
     n = graph.size
     everyone = (1 << players) - 1
     final = graph.final != NOT_FINAL
@@ -510,8 +511,15 @@ def _check_seats(v: Verdict, graph: PositionGraph, s: _Stored, players: int, mis
             np.where(keeps, np.arange(len(child)), len(child)), starts
         )
         best[parents] = child[np.where(first_keeping < len(child), first_keeping, starts)]
+    return checkable, safe, best, winning
+
+
+def _check_seats(v: Verdict, graph: PositionGraph, s: _Stored, players: int, misere: bool) -> None:
+    """More than two players: the safe seats, and the values derived from them."""
+    checkable, safe, best, winning = _expected_seats(graph, s, players, misere)
+    mover = np.left_shift(1, graph.level.astype(np.int64) % players)
     value = np.where((s.safe >= 0) & ((s.safe & mover) != 0), WIN, LOSS).astype(np.int8)
-    length = np.where(final, 0, _NONE)
+    length = np.where(graph.final != NOT_FINAL, 0, _NONE)
     _compare(
         v,
         "safe seats",
@@ -575,7 +583,7 @@ def _check_seats(v: Verdict, graph: PositionGraph, s: _Stored, players: int, mis
         graph,
         present,
         s.drawing,
-        np.zeros(n, dtype=np.int64),
+        np.zeros(graph.size, dtype=np.int64),
         lambda i, a, b: f"{_show(graph.keys[i])}: stored {a} drawing moves, expected 0",
     )
 
