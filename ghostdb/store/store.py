@@ -41,7 +41,6 @@ if TYPE_CHECKING:
         DictionaryInfo,
         IngestResult,
         SolutionInfo,
-        SolutionSummary,
         SurveyRow,
     )
     from ghostdb.store.jobs import ProgressFn, SolveResult
@@ -98,16 +97,12 @@ class Store:
             self._solutions[(name, rules)] = found
         return found
 
-    # The per-solution questions by (name, rules), answered by the handle: kept while
-    # callers that have not moved to `solution` remain.
+    # The per-solution questions by (name, rules), answered by the handle: kept only
+    # while the web server and two tests still ask them so (the rest go through
+    # `solution`); each goes once its last caller has moved.
 
     def lookup(self, name: str, fragment: str = "", rules: RuleSet | None = None) -> Position:
         return self.solution(name, rules).lookup(fragment)
-
-    def get(
-        self, name: str, fragment: str, rules: RuleSet | None = None, default: Any = None
-    ) -> Position | Any:
-        return self.solution(name, rules).get(fragment, default)
 
     def openings(self, name: str, rules: RuleSet | None = None) -> Position:
         return self.solution(name, rules).openings()
@@ -126,9 +121,6 @@ class Store:
 
     def opening_plans(self, name: str, rules: RuleSet | None = None) -> list[OpeningPlans]:
         return self.solution(name, rules).opening_plans()
-
-    def summary(self, name: str, rules: RuleSet | None = None) -> SolutionSummary:
-        return self.solution(name, rules).summary()
 
     def new_game(
         self,
