@@ -138,6 +138,25 @@ def test_lookups_see_a_republished_solution(store: Store, tmp_path: Path) -> Non
         assert reader.solution("small").lookup("gh") == before
 
 
+def test_a_solution_handle_answers_across_a_republish(store: Store, tmp_path: Path) -> None:
+    """A handle keeps its solution's id and game; when another process publishes anew,
+    its lookups, lines and plans find the new one and answer as before."""
+    store.ingest(write_list(tmp_path, FIVE))
+    store.solve("small")
+    with open_store(str(store.engine.url.database)) as reader:
+        solution = reader.solution("small")
+        assert reader.solution("small") is solution  # one handle a solution
+        assert (solution.name, solution.rules, solution.game.name) == ("small", Rules(), "ghost")
+        first_id = solution.id
+        before = (solution.lookup("gh"), solution.line(), solution.strategy(1), solution.summary())
+        store.solve("small", force=True)
+        after = (solution.strategy(1), solution.line(), solution.lookup("gh"), solution.summary())
+        assert solution.id != first_id
+        assert after[:3] == (before[2], before[1], before[0])
+        assert after[3] == before[3]
+        assert solution.get("ghx") is None
+
+
 def test_range_read_agrees_with_the_general_read(store: Store, tmp_path: Path) -> None:
     """Plain Ghost on SQLite reads a position's plays as one range of keys and builds the
     Position from plain tuples; the general read (every candidate by name) must agree."""

@@ -30,7 +30,7 @@ from ghostdb.store.schema import plans
 from ghostdb.strategies import Lines, Node, Strategy, endings
 
 if TYPE_CHECKING:
-    from ghostdb.games.base import RuleSet
+    from ghostdb.games.base import Game, RuleSet
     from ghostdb.reports import PlanSize
     from ghostdb.store.lookups import Lookups, SolutionRef
     from ghostdb.store.solution import Solution
@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 
 Follow = Callable[["Position", int], list["Play"]]
 """The plays a walk follows from a position (given its distance from the start)."""
+Choose = Callable[[str, int], "list[str] | None"]
+"""The children a walk follows from a position known by its key alone (given its
+distance from the start), or None where it needs the position's plays (`Follow`)."""
 
 
 class Republished(NotSolved):
@@ -82,9 +85,8 @@ def strategy(solution: Solution, player: int | None, position: str) -> Strategy:
             solution.refresh()
             continue
         try:
-            tree, _ = walk(
-                solution.lookups, ref, name, start, plan_plays(solution.lookups, ref, parity)
-            )
+            choose = plan_moves(solution.lookups, ref, parity)
+            tree, _ = walk(solution.lookups, ref, name, start, every_play, choose)
         except Republished:
             solution.refresh()
             continue
@@ -99,49 +101,73 @@ def _changed(name: str) -> NotSolved:
 
 
 def walk(
-    lookups: Lookups, ref: SolutionRef, name: str, start: Position, follow: Follow
+    lookups: Lookups,
+    ref: SolutionRef,
+    name: str,
+    start: Position,
+    follow: Follow,
+    choose: Choose | None = None,
 ) -> tuple[Node, bool]:
-    """The tree of the plays ``follow`` chooses from ``start``, children in move order,
-    and whether a position came again on its own path (its node is then not expanded)."""
+    """The tree of the plays ``follow`` chooses from ``start`` (or the children
+    ``choose`` names by key alone), children in move order, and whether a position came
+    again on its own path (its node is then not expanded).
+
+    A position is read when it is expanded and needs its plays: a plan's strategist
+    nodes are not (their plan move is read by key), which halves a plan's reads."""
     game = ref.game
     root = Node(start.fragment, None, start.to_move, start.outcome, start.game_length)
-    # Each entry: (node, its position, its parent entry); the parent links are walked
-    # only where a move does not raise the level, the one way a path can come back.
-    frontier: list[tuple[Node, Position, tuple | None]] = [(root, start, None)]
+    # Each entry: (node, its position if read, its parent entry).  The parent links are
+    # walked only where a move does not raise the level, the one way a path comes back.
+    frontier: list[_Entry] = [(root, start, None)]
     depth, cycle = 0, False
     while frontier:
-        following = []
+        following: list[_Entry] = []
         for entry in frontier:
             node, pos, _ = entry
-            if pos.is_final:
+            if node.game_length == 0:  # final: the game is over here
                 continue
-            level = game.level(pos.fragment)
-            for play in follow(pos, depth):
-                child = Node(
-                    play.fragment,
-                    play.move,
-                    game.to_move(play.fragment),
-                    play.outcome,
-                    play.game_length,
-                )
-                node.children.append(child)
-                if play.is_final:
-                    continue
-                if game.level(play.fragment) <= level and _on_path(play.fragment, entry):
+            key = node.fragment
+            chosen = None if choose is None else choose(key, depth)
+            if chosen is None:
+                pos = pos or _read(lookups, ref, name, key)
+                steps = [(p.fragment, p, None) for p in follow(pos, depth)]
+            else:
+                steps = [(c, None, _read(lookups, ref, name, c)) for c in chosen]
+            for child_key, play, found in steps:
+                if game.level(child_key) <= game.level(key) and _on_path(child_key, entry):
                     cycle = True
+                    node.children.append(_node(game, key, child_key, play, found))
                     continue
-                found = lookups.read(name, ref, play.fragment)
-                if found is None:
-                    raise Republished(f"the solution of {name} changed during the walk")
+                child = _node(game, key, child_key, play, found)
+                node.children.append(child)
                 following.append((child, found, entry))
         frontier = following
         depth += 1
     return root, cycle
 
 
-def _on_path(key: str, entry: tuple | None) -> bool:
+_Entry = tuple[Node, "Position | None", Any]
+
+
+def _node(game: Game, parent: str, key: str, play: Play | None, found: Position | None) -> Node:
+    """A tree node from the play that reaches it, or else from its position read."""
+    if play is not None:
+        return Node(key, play.move, game.to_move(key), play.outcome, play.game_length)
+    assert found is not None
+    move = game.describe_move(parent, key)
+    return Node(key, move, game.to_move(key), found.outcome, found.game_length)
+
+
+def _read(lookups: Lookups, ref: SolutionRef, name: str, key: str) -> Position:
+    found = lookups.read(name, ref, key)
+    if found is None:  # a stored play or plan move is gone: the solution was replaced
+        raise Republished(f"the solution of {name} changed during the walk")
+    return found
+
+
+def _on_path(key: str, entry: _Entry | None) -> bool:
     while entry is not None:
-        if entry[1].fragment == key:
+        if entry[0].fragment == key:
             return True
         entry = entry[2]
     return False
@@ -165,17 +191,21 @@ def principal_plays(ref: SolutionRef) -> Follow:
     return best
 
 
-def plan_plays(lookups: Lookups, ref: SolutionRef, parity: int) -> Follow:
-    """What a plan follows: the stored plan move where the strategist is to move (at
-    the depths of ``parity``), every play elsewhere."""
+def plan_moves(lookups: Lookups, ref: SolutionRef, parity: int) -> Choose:
+    """Where the strategist is to move (at the depths of ``parity``) a plan follows the
+    stored plan move; elsewhere (None) every play."""
 
-    def follow(pos: Position, depth: int) -> list[Play]:
+    def choose(key: str, depth: int) -> list[str] | None:
         if depth % 2 != parity:
-            return list(pos.plays)
-        _, planned = lookups.plan_next(ref, pos.fragment)
-        return [p for p in pos.plays if p.fragment == planned]
+            return None
+        _, planned = lookups.plan_next(ref, key)
+        return [] if planned is None else [planned]
 
-    return follow
+    return choose
+
+
+def every_play(pos: Position, _depth: int) -> list[Play]:
+    return list(pos.plays)
 
 
 def plan_rank(conn: Connection, solution_id: int, level: int, key: str) -> Any | None:
