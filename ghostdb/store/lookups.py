@@ -124,8 +124,8 @@ class Lookups:
                 return _position(name, game, key, rows, candidates)
         return None
 
-    def plan_next(self, ref: SolutionRef, key: str) -> tuple[bool, str | None]:
-        """(whether ``key`` has a stored plan row, the position its plan moves to)."""
+    def plan_next(self, ref: SolutionRef, key: str) -> str | None:
+        """The position the stored plan moves to from ``key`` (None: none stored)."""
         if self._plan_next is None:
             stmt = select(plans.c.plan_next).where(
                 plans.c.solution_id == bindparam("solution_id", type_=Integer),
@@ -135,7 +135,7 @@ class Lookups:
             self._plan_next = q.FastQuery(stmt, self.engine.dialect)
         params = {"solution_id": ref.id, "level": ref.game.level(key), "f": key}
         rows = self._plan_next.run(self.dbapi(), params)
-        return (True, rows[0][0]) if rows else (False, None)
+        return rows[0][0] if rows else None
 
     def not_stored(self, name: str, rules: RuleSet, ref: SolutionRef, key: str) -> Exception:
         """The error for a key that is not a stored position: NotSolved if the solution

@@ -1,9 +1,10 @@
 """Walks: principal lines and plans, read from the stored positions one lookup a step.
 
 One walk serves every game and variant: it expands a position by looking it up (the
-position and all its plays in one query, see `ghostdb.store.lookups`) and follows the
-plays a rule chooses, breadth first, building the tree as it goes.  The game's own moves
-(`Game.candidates`) make the plays, so nothing here knows how any game moves.
+position and all its plays in one query, see `ghostdb.store.lookups`), or by its stored
+plan move alone, and follows the plays a rule chooses, breadth first, building the tree
+as it goes.  The game's own moves (`Game.candidates`) make the plays, so nothing here
+knows how any game moves.
 
 * A **line** follows, where the game keeps plans (two-player word games), every play
   that keeps the value and uses up exactly one move of the game length (winning plays
@@ -198,7 +199,7 @@ def plan_moves(lookups: Lookups, ref: SolutionRef, parity: int) -> Choose:
     def choose(key: str, depth: int) -> list[str] | None:
         if depth % 2 != parity:
             return None
-        _, planned = lookups.plan_next(ref, key)
+        planned = lookups.plan_next(ref, key)
         return [] if planned is None else [planned]
 
     return choose
