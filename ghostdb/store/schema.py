@@ -118,7 +118,7 @@ solutions = Table(
 # ``fragment`` is the position's text key in every game.  ``outcome`` is win / loss / tie /
 # draw for the player to move; ``game_length`` is NULL for a draw and 0 at a final
 # position.  Plays are not stored: they are the stored positions one move away (see
-# ghostdb.store.queries), found by primary key.
+# ghostdb.store.lookups), found by primary key.
 positions = Table(
     "positions",
     metadata,

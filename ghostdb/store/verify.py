@@ -394,7 +394,9 @@ def _moves(graph: PositionGraph, s: _Stored) -> tuple[np.ndarray, np.ndarray, np
     return starts, parents, checkable
 
 
-def _check_values(v: Verdict, graph: PositionGraph, s: _Stored) -> None:
+def _expected_values(graph: PositionGraph, s: _Stored) -> tuple[np.ndarray, ...]:
+    """From the stored values one move on: (the positions whose moves can all be
+    checked, their value, game length, best move, winning and drawing moves)."""
     n = graph.size
     final = graph.final != NOT_FINAL
     value = np.where(final, graph.final, -1).astype(np.int8)
@@ -422,6 +424,13 @@ def _check_values(v: Verdict, graph: PositionGraph, s: _Stored) -> None:
         keeps = achieves & ((decided == DRAW) | (clen + 1 == length[parent]))
         edge = np.minimum.reduceat(np.where(keeps, np.arange(len(child)), len(child)), starts)
         best[parents] = child[np.minimum(edge, len(child) - 1)]
+    return checkable, value, length, best, winning, drawing
+
+
+def _check_values(v: Verdict, graph: PositionGraph, s: _Stored) -> None:
+    """Two players: every stored value against the values one move on."""
+    checkable, value, length, best, winning, drawing = _expected_values(graph, s)
+    final = graph.final != NOT_FINAL
     check = checkable | (s.present & final)
     names = ("loss", "draw", "tie", "win")
 
