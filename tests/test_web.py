@@ -416,6 +416,7 @@ def test_openapi_describes_every_route(client: TestClient) -> None:
     spec = get(client, "/openapi.json")
     assert spec["openapi"].startswith("3.")
     assert set(spec["paths"]) == {
+        "/api/games",
         "/api/solutions",
         "/api/{name}/position",
         "/api/{name}/move",

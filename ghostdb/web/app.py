@@ -8,6 +8,7 @@ calls run is `ghostdb.web.answers`'s business; the hot lookups also take a fast 
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -21,7 +22,7 @@ from starlette.exceptions import HTTPException
 
 from ghostdb import __version__
 from ghostdb.errors import GhostdbError
-from ghostdb.games.ghost.rules import MAX_PLAYERS
+from ghostdb.games.base import Option
 from ghostdb.store import Store
 from ghostdb.text.plans import opening_plan_dict
 from ghostdb.web import library
@@ -65,42 +66,50 @@ Fragment = Annotated[
 ]
 
 
-async def rule_options(
-    rules: Annotated[
+RULES_PARAMETER = inspect.Parameter(
+    "rules",
+    inspect.Parameter.KEYWORD_ONLY,
+    default=None,
+    annotation=Annotated[
         str | None,
         Query(
-            max_length=40,
-            description="A Ghost variant (ghost, super, superduper) or a whole rule-set key "
-            "as /api/solutions lists them (ghost/4, chopsticks/5, tictactoe).",
+            max_length=library.MAX_RULES,
+            description=f"A choice ({', '.join(library.CHOICES)}) or a whole rule-set key as "
+            "/api/solutions lists them (ghost/4, chopsticks/5, tictactoe).",
         ),
-    ] = None,
-    min_length: Annotated[
-        int | None, Query(ge=1, le=MAX_TEXT, description="Shortest word that ends the game.")
-    ] = None,
-    misere: Annotated[bool | None, Query(description="Misère: completing a word wins.")] = None,
-    players: Annotated[
-        int | None, Query(ge=2, le=MAX_PLAYERS, description="Ghost: how many players.")
-    ] = None,
-    fingers: Annotated[
-        int | None, Query(ge=1, le=MAX_TEXT, description="Chopsticks: a hand dies at this many.")
-    ] = None,
-    rollover: Annotated[
-        bool | None, Query(description="Chopsticks: a sum past the limit wraps round.")
-    ] = None,
-    transfers: Annotated[
-        bool | None, Query(description="Chopsticks: moving fingers between hands.")
-    ] = None,
-) -> dict[str, Any]:
-    return {
-        "rules": rules,
-        "min_length": min_length,
-        "misere": misere,
-        "players": players,
-        "fingers": fingers,
-        "rollover": rollover,
-        "transfers": transfers,
-    }
+    ],
+)
 
+
+def option_parameter(name: str, option: Option) -> inspect.Parameter:
+    """The query parameter of one declared rule option, with the option's range and help."""
+    query: Any
+    if option.type is int:
+        low, high = library.int_range(option)
+        query = Query(ge=low, le=high, description=option.help)
+    elif option.type is bool:
+        query = Query(description=option.help)
+    else:
+        query = Query(max_length=library.MAX_RULES, description=option.help)
+    return inspect.Parameter(
+        name,
+        inspect.Parameter.KEYWORD_ONLY,
+        default=None,
+        annotation=Annotated[option.type | None, query],
+    )
+
+
+async def rule_options(**given: Any) -> dict[str, Any]:
+    """The rule parameters by name (None: not given); FastAPI reads which from the
+    signature below, made from every game's declared options."""
+    return given
+
+
+rule_options.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    [RULES_PARAMETER]
+    + [option_parameter(name, option) for name, option in library.PARAMETERS.items()],
+    return_annotation=dict[str, Any],
+)
 
 RuleOptions = Annotated[dict[str, Any], Depends(rule_options)]
 
@@ -142,7 +151,6 @@ def create_app(store: Store) -> FastLane:
     """The API and the page over an open ``store`` (which the caller closes): the FastAPI
     app (``.app``) inside the fast lane."""
     answers = Answers(store)
-    run, chosen = answers.run, answers.rules
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -159,8 +167,19 @@ def create_app(store: Store) -> FastLane:
         redoc_url=None,
         lifespan=lifespan,
     )
+    add_error_handlers(app, answers)
+    add_listing_routes(app, answers)
+    add_play_routes(app, answers)
+    add_plan_routes(app, answers)
+    add_page(app)
+    # Outside FastAPI rather than one of its middlewares: the hot requests then skip
+    # Starlette's middleware stack too (about 7 µs of the 65 µs a lookup cost).
+    return FastLane(app, answers)
 
-    # -- errors: always {"error": one line}, never a traceback ----------------------------
+
+def add_error_handlers(app: FastAPI, answers: Answers) -> None:
+    """Every error answers ``{"error": one line}`` with a 4xx (503: the database), never a
+    traceback."""
 
     async def on_library_error(_request: Request, exc: Exception) -> Response:
         status, body = error_body(exc)
@@ -177,13 +196,52 @@ def create_app(store: Store) -> FastLane:
     async def on_http_error(_request: Request, exc: HTTPException) -> Response:
         return error(exc.status_code, str(exc.detail))
 
-    # -- the API ------------------------------------------------------------------------
+
+def add_listing_routes(app: FastAPI, answers: Answers) -> None:
+    """The routes that list what is stored and compare it: the page starts from these."""
+    store, run, chosen = answers.store, answers.run, answers.rules
+
+    @app.get("/api/games", tags=["solutions"])
+    async def games() -> Response:
+        """Every game as it declares itself (title, rule options with their ranges, how
+        the page draws it, how to play) and what of it is solved."""
+        return as_json(await run(store.games))
 
     @app.get("/api/solutions", response_model=Catalogue, tags=["solutions"])
     async def solutions() -> Response:
         """Every stored dictionary or game with its published rule sets: each one's key
         (give it as ``rules``) and description, and a dictionary's alphabet."""
         return as_json({"solutions": await run(library.catalogue, store)})
+
+    @app.get("/api/{name}/report", responses=ERRORS, tags=["solutions"])
+    async def report(name: Name) -> Response:
+        """One row per published rule set: who wins and both players' best plans
+        (``ghostdb report --json``)."""
+        rows = await run(store.report, name)
+        return as_json({"dictionary": name, "solutions": [r.as_dict() for r in rows]})
+
+    @app.get("/api/compare", responses=ERRORS, tags=["solutions"])
+    async def compare(
+        a: Annotated[str, Query(max_length=MAX_TEXT, pattern=NAME_PATTERN, examples=["enable1"])],
+        options: RuleOptions,
+        vs: Annotated[dict[str, Any], Depends(vs_options)],
+        b: Annotated[str | None, Query(max_length=MAX_TEXT, pattern=NAME_PATTERN)] = None,
+        examples: Annotated[int, Query(ge=0, le=MAX_TEXT)] = 10,
+    ) -> Response:
+        """Two published solutions side by side and where they disagree: ``a`` under the
+        rule options, ``b`` (default ``a``) under the ``vs_`` ones (default the same)
+        (``ghostdb compare --json``)."""
+        left = chosen(a, options)
+        given = {k: v for k, v in vs.items() if v is not None}
+        if given.get("rules", "").lower() in library.CHOICES or "rules" not in given:
+            given = {**options, **given}  # b's options default to a's, as on the command line
+        right = chosen(b or a, given)
+        found = await run(store.compare, a, b, left, right, examples=examples)
+        return as_json(found.as_dict())
+
+
+def add_play_routes(app: FastAPI, answers: Answers) -> None:
+    """The two hot routes (the fast lane answers their plain requests first)."""
 
     @app.get("/api/{name}/position", response_model=PositionBody, responses=ERRORS, tags=["play"])
     async def position(name: Name, options: RuleOptions, fragment: Fragment = "") -> Response:
@@ -218,6 +276,11 @@ def create_app(store: Store) -> FastLane:
     ) -> Response:
         """The computer's reply at a position: one lookup, then the strategy's choice."""
         return as_json(await answers.move(name, fragment, options, strategy, skill, seed))
+
+
+def add_plan_routes(app: FastAPI, answers: Answers) -> None:
+    """The routes that walk plans: lines, a strategy, the openings."""
+    store, run, chosen = answers.store, answers.run, answers.rules
 
     @app.get("/api/{name}/line", responses=ERRORS, tags=["plans"])
     async def line(name: Name, options: RuleOptions, fragment: Fragment = "") -> Response:
@@ -259,34 +322,10 @@ def create_app(store: Store) -> FastLane:
         pos = await run(store.openings, name, rules)
         return as_json(pos.as_dict())
 
-    @app.get("/api/{name}/report", responses=ERRORS, tags=["solutions"])
-    async def report(name: Name) -> Response:
-        """One row per published rule set: who wins and both players' best plans
-        (``ghostdb report --json``)."""
-        rows = await run(store.report, name)
-        return as_json({"dictionary": name, "solutions": [r.as_dict() for r in rows]})
 
-    @app.get("/api/compare", responses=ERRORS, tags=["solutions"])
-    async def compare(
-        a: Annotated[str, Query(max_length=MAX_TEXT, pattern=NAME_PATTERN, examples=["enable1"])],
-        options: RuleOptions,
-        vs: Annotated[dict[str, Any], Depends(vs_options)],
-        b: Annotated[str | None, Query(max_length=MAX_TEXT, pattern=NAME_PATTERN)] = None,
-        examples: Annotated[int, Query(ge=0, le=MAX_TEXT)] = 10,
-    ) -> Response:
-        """Two published solutions side by side and where they disagree: ``a`` under the
-        rule options, ``b`` (default ``a``) under the ``vs_`` ones (default the same)
-        (``ghostdb compare --json``)."""
-        left = chosen(a, options)
-        given = {k: v for k, v in vs.items() if v is not None}
-        if given.get("rules", "").lower() in library.VARIANTS or "rules" not in given:
-            given = {**options, **given}  # b's options default to a's, as on the command line
-        right = chosen(b or a, given)
-        found = await run(store.compare, a, b, left, right, examples=examples)
-        return as_json(found.as_dict())
-
-    # -- the page ---------------------------------------------------------------------------
-
+def add_page(app: FastAPI) -> None:
+    """The page and its static files, served with a policy that loads nothing from
+    elsewhere."""
     static = resources.files("ghostdb.web") / "static"
 
     def page(file: str) -> Callable[[], Any]:
@@ -300,6 +339,3 @@ def create_app(store: Store) -> FastLane:
     app.get("/", include_in_schema=False)(page("index.html"))
     app.get("/docs", include_in_schema=False)(page("docs.html"))
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
-    # Outside FastAPI rather than one of its middlewares: the hot requests then skip
-    # Starlette's middleware stack too (about 7 µs of the 65 µs a lookup cost).
-    return FastLane(app, answers)

@@ -17,8 +17,9 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from ghostdb.errors import GhostdbError
-from ghostdb.games.ghost.rules import MAX_PLAYERS
+from ghostdb.games.base import Option
 from ghostdb.web.answers import Answers, dumps, error_body
+from ghostdb.web.library import MAX_RULES, PARAMETERS, int_range
 
 HOT_PATH = re.compile(r"^/api/([A-Za-z0-9][A-Za-z0-9._-]{0,99})/(position|move)$")
 SMALL_INT = re.compile(r"^[1-9][0-9]{0,2}$")
@@ -41,15 +42,20 @@ def _int(low: int, high: int) -> Any:
     return lambda v: int(v) if SMALL_INT.match(v) and low <= int(v) <= high else None
 
 
+def _reader(option: Option) -> Any:
+    """How the lane reads a rule option: as the route's dependency declares it."""
+    if option.type is bool:
+        return BOOLS.get
+    if option.type is int:
+        return _int(*int_range(option))
+    return _text(MAX_RULES)
+
+
 RULE_PARAMS: dict[str, Any] = {
-    "rules": _text(40),
-    "min_length": _int(1, MAX_TEXT),
-    "misere": BOOLS.get,
-    "players": _int(2, MAX_PLAYERS),
-    "fingers": _int(1, MAX_TEXT),
-    "rollover": BOOLS.get,
-    "transfers": BOOLS.get,
+    "rules": _text(MAX_RULES),
+    **{name: _reader(option) for name, option in PARAMETERS.items()},
 }
+"""Every rule parameter of the routes, made from the games' declared options."""
 MOVE_PARAMS: dict[str, Any] = {
     "strategy": lambda v: v if v in STRATEGIES else None,
     "skill": lambda v: float(v) if SKILL.match(v) and float(v) <= 1 else None,

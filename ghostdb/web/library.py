@@ -1,61 +1,74 @@
-"""What the routes need from the library beyond one call: rule sets from request options,
-and the catalogue the page starts from."""
+"""What the routes need from the library beyond one call: the API's rule parameters and
+rule sets from them, and the catalogue the page starts from.
+
+The rule parameters are made from the games' declared options
+(`ghostdb.games.registry.all_options`), so a new game's options reach the routes, their
+schema and the fast lane without an edit here.  A choice option (Ghost's variant) is
+given as ``rules``, which also takes a whole stored key.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ghostdb.errors import BadMove
-from ghostdb.games.base import RuleSet
-from ghostdb.games.ghost.rules import Variant
-from ghostdb.games.registry import check_rules, parse_rules
+from ghostdb.games.base import Option, RuleSet
+from ghostdb.games.registry import all_options, check_rules, parse_rules
 from ghostdb.store import Store
 
-VARIANTS = {v.value for v in Variant}
+MAX_RULES = 40
+"""The longest ``rules`` text: a stored key or a choice."""
+MAX_NUMBER = 100
+"""The cap on an int option that declares no bound of its own."""
+
+OPTIONS: dict[str, Option] = all_options()
+CHOICES: dict[str, Option] = {
+    choice: option for option in OPTIONS.values() if option.choices for choice in option.choices
+}
+"""Each value ``rules`` may take as a choice (``super``), with the option it sets."""
+PARAMETERS: dict[str, Option] = {
+    name: option for name, option in OPTIONS.items() if not option.choices
+}
+"""The rule options that are query parameters of their own, by name."""
 
 
-def rules_for(
-    store: Store,
-    name: str,
-    rules: str | None = None,
-    min_length: int | None = None,
-    misere: bool | None = None,
-    players: int | None = None,
-    fingers: int | None = None,
-    rollover: bool | None = None,
-    transfers: bool | None = None,
-) -> RuleSet:
+def int_range(option: Option) -> tuple[int, int]:
+    """The range the API accepts for an int option: its declared bounds, else 0 to
+    `MAX_NUMBER` (every input is capped)."""
+    low = 0 if option.low is None else option.low
+    high = MAX_NUMBER if option.high is None else option.high
+    return low, high
+
+
+def rules_for(store: Store, name: str, rules: str | None = None, **options: Any) -> RuleSet:
     """The rule set that request options choose for ``name``; BadMove (one line) for an
     option that does not apply.
 
-    ``rules`` is a Ghost variant (``super``) or a whole stored key (``ghost/4``,
-    ``chopsticks/5``, ``tictactoe``), as `/api/solutions` lists them.  As on the command
-    line, a flag left at its default (``misere=false``, ``rollover=false``,
-    ``transfers=true``) counts as not given, so it is accepted for any game.
+    ``rules`` is a choice (a Ghost variant, ``super``) or a whole stored key (``ghost/4``,
+    ``chopsticks/5``, ``tictactoe``), as `/api/solutions` lists them.  ``options`` are
+    the `PARAMETERS` (None: not given).  As on the command line, a bool left at its
+    default (``misere=false``, ``transfers=true``) counts as not given, so it is accepted
+    for any game.
     """
-    if rules is not None and rules.lower() not in VARIANTS:
-        numbers = (("min_length", min_length), ("players", players), ("fingers", fingers))
-        given = [k for k, v in numbers if v is not None]
-        given += [k for k, v in (("misere", misere), ("rollover", rollover)) if v]
-        given += ["transfers"] if transfers is False else []
-        if given:
-            raise BadMove(
-                f"rules={rules} already names a whole rule set: leave out {given[0]}, or "
-                "give rules as a variant (ghost, super, superduper)"
-            )
-        chosen = parse_rules(rules)
-        check_rules(name, chosen)
-        return chosen
-    return store.rules_for(
-        name,
-        variant=None if rules is None else rules.lower(),
-        min_length=min_length,
-        misere=misere or None,
-        players=players,
-        fingers=fingers,
-        rollover=rollover or None,
-        transfers=False if transfers is False else None,
-    )
+    given = {
+        key: value
+        for key, value in options.items()
+        if value is not None
+        and not (PARAMETERS[key].type is bool and value == PARAMETERS[key].default)
+    }
+    if rules is None:
+        return store.rules_for(name, **given)
+    choice = CHOICES.get(rules.lower())
+    if choice is not None:
+        return store.rules_for(name, **given, **{choice.name: rules.lower()})
+    if given:
+        raise BadMove(
+            f"rules={rules} already names a whole rule set: leave out {next(iter(given))}, "
+            f"or give rules as one of {', '.join(CHOICES)}"
+        )
+    chosen = parse_rules(rules)
+    check_rules(name, chosen)
+    return chosen
 
 
 def catalogue(store: Store) -> list[dict[str, Any]]:
