@@ -16,19 +16,21 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import dump, run
+from conftest import OWN_WORDLISTS, dump, run
 from fastapi.testclient import TestClient
 
 from ghostdb import Store, open_store
+from ghostdb.games import registry
 from ghostdb.games.ghost.rules import Rules, Variant
 from ghostdb.web import create_app
-from ghostdb.web.fastlane import read_query
+from ghostdb.web.fastlane import RULE_PARAMS, read_query
 from ghostdb.web.protocol import GatheringTransport
 
 STATIC = Path(__file__).resolve().parent.parent / "ghostdb" / "web" / "static"
@@ -353,6 +355,75 @@ def test_fast_lane_answers_as_fastapi_would(client: TestClient, url: str) -> Non
 )
 def test_fast_lane_leaves_unusual_queries_to_fastapi(query: str) -> None:
     assert read_query(query.encode(), "move") is None
+
+
+# -- every registered game, through both lanes -------------------------------------------
+
+
+def api_parameter(option: Any) -> str:
+    """The query parameter that carries a declared option: a choice goes as ``rules``."""
+    return "rules" if option.choices else option.name
+
+
+def test_every_rule_option_reaches_the_api(client: TestClient) -> None:
+    spec = get(client, "/openapi.json")
+    declared = {g["game"]: {o["name"] for o in g["options"]} for g in get(client, "/api/games")}
+    routes = {
+        route: {p["name"]: p for p in spec["paths"][f"/api/{{name}}/{route}"]["get"]["parameters"]}
+        for route in ("position", "move")
+    }
+    for game in registry.GAMES:
+        for option in game.options:
+            where = f"{game.name}: {option.name}"
+            parameter = api_parameter(option)
+            for found in routes.values():
+                assert parameter in found, where
+                schema = found[parameter]["schema"]["anyOf"][0]
+                if option.type is int:
+                    assert (schema["minimum"], schema["maximum"]) == (option.low, option.high)
+            assert parameter in RULE_PARAMS, where
+            assert option.name in declared[game.name], where
+            for value in option.choices or [option.default]:
+                text = str(value).lower()
+                assert read_query(f"{parameter}={text}".encode(), "move") is not None, where
+
+
+@pytest.fixture(scope="module")
+def every_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """Ghost over five.txt and every stand-alone game, each at its default rules."""
+    path = tmp_path_factory.mktemp("every-game") / "ghost.db"
+    with open_store(str(path)) as store:
+        store.ingest(OWN_WORDLISTS / "five.txt")
+        for game in registry.GAMES:
+            store.solve("five" if game.word_game else game.name)
+        with TestClient(create_app(store)) as c:
+            yield c
+
+
+def both_lanes(client: TestClient, url: str) -> Any:
+    """The answer of the fast lane, checked equal to FastAPI's (200 both)."""
+    route, query = url.split("?", 1)
+    assert read_query(query.encode(), route.rsplit("/", 1)[1]) is not None, url
+    fast, slow = client.get(url), client.get(url + "&unknown=1")  # FastAPI takes the second
+    assert fast.status_code == slow.status_code == 200, (url, fast.text, slow.text)
+    assert fast.json() == slow.json(), url
+    return fast.json()
+
+
+@pytest.mark.parametrize("game", registry.GAMES, ids=lambda g: g.name)
+def test_every_game_plays_through_both_lanes(every_game: TestClient, game: Any) -> None:
+    name = "five" if game.word_game else game.name
+    defaults = "".join(
+        f"&{api_parameter(o)}={str(getattr(o.default, 'value', o.default)).lower()}"
+        for o in game.options
+    )
+    start = both_lanes(every_game, f"/api/{name}/position?fragment={defaults}")
+    assert start["plays"], name
+    after = start["plays"][0]["fragment"]
+    query = f"fragment={urllib.parse.quote(after)}{defaults}"
+    assert both_lanes(every_game, f"/api/{name}/position?{query}")["fragment"] == after
+    reply = both_lanes(every_game, f"/api/{name}/move?seed=1{defaults}")
+    assert reply["play"]["move"] in {p["move"] for p in start["plays"]}
 
 
 # -- one write a response --------------------------------------------------------------------
