@@ -148,7 +148,7 @@ def test_seed_makes_games_repeatable(five_store: Store) -> None:
 
 def test_one_query_per_computer_move(five_store: Store) -> None:
     statements: list[str] = []
-    five_store._dbapi().set_trace_callback(statements.append)
+    five_store.lookups.dbapi().set_trace_callback(statements.append)
     game = five_store.new_game("five", players="optimal,optimal", seed=1)
     moves = 0
     while game.result is None:

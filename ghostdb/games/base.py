@@ -300,6 +300,13 @@ class Game(ABC):
         """The position as shown to people."""
         return key
 
+    def dead_play(self, after: str, continuations: Sequence[str]) -> str | None:
+        """Why a typed move to ``after``, a position no game stores, loses at once, in a
+        few words (``continuations``: the positions the legal moves reach); None when such
+        a move is simply not legal and the player is asked again.  Only a word game lets a
+        player make such a move: in the spoken game, a letter no word continues loses."""
+        return None
+
     def not_stored(self, key: str, stored: Callable[[str], bool], name: str) -> str:
         """Why ``key`` is not a stored position, in one line (``stored(k)`` tells whether
         another key is); the store raises it as DeadFragment."""

@@ -1,58 +1,112 @@
-"""The console game: prompts, keystrokes and messages around a `ghostdb.play.engine.Game`.
+"""The console game: prompts, keystrokes and messages around a `ghostdb.play.engine.Match`.
 
 Plain text only, so it reads the same on a terminal and through a pipe.  When input comes
 from a pipe the typed line is echoed after its prompt, so a transcript shows every move.
+
+Nothing here knows which game is played: the game declares how to play it, how to type a
+move and how a position reads (`ghostdb.games.base.Game`).  A position whose game draws
+it as a board of cells (``grid``, ``columns``) is labelled row by row from the top, rows
+separated by ``/``; the console draws those rows one under another, so a board reads as a
+board in a terminal.  Every move is announced with the position after it, so a transcript
+can be followed without the prompts.
 """
 
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Callable
 
 from ghostdb.errors import BadMove
-from ghostdb.play.engine import HUMAN, Game, Result
-from ghostdb.text.common import label
+from ghostdb.games.base import Game
+from ghostdb.play.engine import HUMAN, Match, Result, Turn
 from ghostdb.text.matches import game_header, game_result, legal_moves
 
 HELP = "? lists every legal move, quit ends the game"
+BOARDS = frozenset({"grid", "columns"})
+"""The ways of drawing a position (`Game.board`) whose label is rows of cells."""
+WIDTH = 88
+
+Read = Callable[[str], str | None]
+Write = Callable[[str], None]
 
 
-def run(
-    game: Game,
-    read: Callable[[str], str | None] | None = None,
-    write: Callable[[str], None] | None = None,
-) -> Result:
-    """Play ``game`` to the end; ``read(prompt)`` returns a line or None at end of input."""
+def run(match: Match, read: Read | None = None, write: Write | None = None) -> Result:
+    """Play ``match`` to the end; ``read(prompt)`` returns a line or None at end of input
+    (a quit, so a script that runs out of moves ends cleanly)."""
     read = read or _read
     write = write or _write
-    write(game_header(game))
-    write(f"type a move ({game.rules.move_hint()}); {HELP}")
-    while game.result is None:
-        player = game.to_move
-        seat = game.seat()
-        if seat != HUMAN:
-            turn = game.computer_move()
-            write(f"player {player} ({seat}) plays {turn.move}: {label(turn.fragment)}")
+    write(game_header(match))
+    write(introduction(match.game))
+    shown: str | None = None
+    while match.result is None:
+        if match.seat() != HUMAN:
+            shown = _announce(match, match.computer_move(), write)
             continue
-        write(f"{label(game.fragment)}  —  player {player} ({seat}) to move")
-        while True:
-            line = read(f"player {player}> ")
-            if line is None or line.strip().lower() == "quit":
-                game.quit()
-                break
-            text = line.strip()
-            if text == "?":
-                write(legal_moves(game))
-                continue
-            try:
-                game.play(text)
-            except BadMove as exc:
-                write(f"{exc}; {HELP}")
-                continue
-            break
-    assert game.result is not None
-    write(game_result(game))
-    return game.result
+        _to_move(match, shown, write)
+        turn = _human_move(match, read, write)
+        shown = None if turn is None else _announce(match, turn, write)
+    assert match.result is not None
+    write(game_result(match))
+    return match.result
+
+
+def introduction(game: Game) -> str:
+    """How to play (wrapped for a terminal) and how to type a move: what a player needs
+    before the first prompt, whichever game it is."""
+    lines = textwrap.wrap(game.how_to_play, WIDTH) if game.how_to_play else []
+    lines += textwrap.wrap(f"To move, {game.move_hint()}; {HELP}.", WIDTH)
+    return "\n".join(lines)
+
+
+def picture(game: Game, key: str) -> list[str]:
+    """The position as lines of a terminal: one line, or a board's rows, cells spaced out
+    and indented so they stand apart from the messages around them."""
+    label = game.label(key)
+    if game.board not in BOARDS:
+        return [label]
+    return ["    " + " ".join(row) for row in label.split("/")]
+
+
+def _announce(match: Match, turn: Turn, write: Write) -> str:
+    """Write the move just made with the position after it; return that position's key,
+    which then needs no drawing again before the next prompt."""
+    lines = picture(match.game, turn.fragment)
+    head = f"player {turn.player} ({match.seat(turn.player)}) plays {turn.move}:"
+    write(f"{head} {lines[0]}" if len(lines) == 1 else "\n".join([head, *lines]))
+    return turn.fragment
+
+
+def _to_move(match: Match, shown: str | None, write: Write) -> None:
+    """Who is to move, with the position: a one-line label always (the transcript reads
+    on), a board only when the last message did not just draw it."""
+    lines = picture(match.game, match.fragment)
+    who = f"player {match.to_move} ({match.seat()}) to move"
+    if len(lines) == 1:
+        write(f"{lines[0]}  —  {who}")
+    elif shown == match.fragment:
+        write(who)
+    else:
+        write("\n".join([*lines, who]))
+
+
+def _human_move(match: Match, read: Read, write: Write) -> Turn | None:
+    """Ask until the human makes a move (None: they quit, or input ended).  A line that
+    is not a legal move gets a one-line reason and the same prompt again."""
+    player = match.to_move
+    while True:
+        line = read(f"player {player}> ")
+        if line is None or line.strip().lower() == "quit":
+            match.quit()
+            return None
+        text = line.strip()
+        if text == "?":
+            write(legal_moves(match))
+            continue
+        try:
+            return match.play(text)
+        except BadMove as exc:
+            write(f"{exc}; {HELP}")
 
 
 def _read(prompt: str) -> str | None:

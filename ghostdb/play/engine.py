@@ -177,9 +177,10 @@ class Match:
         for play in self.plays():
             if play.fragment == after:
                 return self._advance(play)
-        if not self.game.word_game:
+        reason = self.game.dead_play(after, [p.fragment for p in self.plays()])
+        if reason is None:
             raise BadMove(f"{text.strip()!r} is not a legal move here: {self.game.move_hint()}")
-        return self._dead(notation, after)
+        return self._dead(notation, after, reason)
 
     def computer_move(self) -> Turn:
         """The move of the computer strategy in the seat to move."""
@@ -222,18 +223,12 @@ class Match:
         kind = "word" if self.game.word_game else "final"
         return Result(player, kind, play.fragment, won, reason, self.players)
 
-    def _dead(self, notation: str, after: str) -> Turn:
+    def _dead(self, notation: str, after: str, reason: str) -> Turn:
+        """A move to a position no game reaches, which the game says loses at once (in
+        Ghost: a letter no word continues)."""
         player = self.to_move
         turn = Turn(player, notation, after)
         self.history.append(turn)
-        options = [p.fragment for p in self.plays()]
-        quoted = [repr(f) for f in options]
-        if len(quoted) > 5:
-            shown = ", ".join(quoted[:4]) + f" or {len(quoted) - 4} more"
-        else:
-            shown = ", ".join(quoted[:-1]) + " or " * (len(quoted) > 1) + quoted[-1]
-        verb = "begins with" if self.rules.variant.value == "ghost" else "contains"
-        reason = f"no word {verb} {after!r}; {shown} would have continued"
         self.result = Result(player, "dead", after, False, reason, self.players)
         return turn
 

@@ -233,6 +233,17 @@ class GhostGame(Game):
     def label(self, key: str) -> str:
         return key or "(start)"
 
+    def dead_play(self, after: str, continuations: Sequence[str]) -> str | None:
+        """A letter no word continues loses, as in the spoken game; the message names the
+        fragments that would have continued, so the player sees what they missed."""
+        quoted = [repr(f) for f in continuations]
+        if len(quoted) > 5:
+            shown = ", ".join(quoted[:4]) + f" or {len(quoted) - 4} more"
+        else:
+            shown = ", ".join(quoted[:-1]) + " or " * (len(quoted) > 1) + "".join(quoted[-1:])
+        verb = "begins with" if self.rules.variant is Variant.GHOST else "contains"
+        return f"no word {verb} {after!r}; {shown} would have continued"
+
 
 def _insert_notation(letter: str, at: int, length: int) -> str:
     """``+s`` in front, ``s+`` at the end, ``s@2`` after the first 2 letters."""
