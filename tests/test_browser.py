@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, run
+from conftest import OWN_WORDLISTS, ROOT, run
 
-from ghostdb import Store
+from ghostdb import Store, open_store
+from ghostdb.games import registry
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -43,6 +44,21 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def server(web_store: Store) -> Iterator[str]:
+    yield from serve(web_store)
+
+
+@pytest.fixture(scope="module")
+def every_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server over five.txt and every registered stand-alone game at default rules."""
+    path = tmp_path_factory.mktemp("every-game-page") / "ghost.db"
+    with open_store(str(path)) as store:
+        store.ingest(OWN_WORDLISTS / "five.txt")
+        for game in registry.GAMES:
+            store.solve("five" if game.word_game else game.name)
+        yield from serve(store)
+
+
+def serve(store: Store) -> Iterator[str]:
     """The app under uvicorn in a thread of this process, on a free port."""
     import uvicorn
 
@@ -51,7 +67,7 @@ def server(web_store: Store) -> Iterator[str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(server_config(web_store, port=port))  # as `ghostdb serve` has it
+    server = uvicorn.Server(server_config(store, port=port))  # as `ghostdb serve` has it
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -105,6 +121,15 @@ class Tab:
 
 @pytest.fixture
 def tab(browser: Any, server: str) -> Iterator[Tab]:
+    yield from open_tab(browser, server)
+
+
+@pytest.fixture
+def every_tab(browser: Any, every_server: str) -> Iterator[Tab]:
+    yield from open_tab(browser, every_server)
+
+
+def open_tab(browser: Any, server: str) -> Iterator[Tab]:
     # Playwright's waits evaluate strings, which the page's CSP (no eval) would block.
     context = browser.new_context(viewport={"width": 1100, "height": 900}, bypass_csp=True)
     page = context.new_page()
@@ -299,3 +324,42 @@ def test_first_load_is_small_and_fits_a_phone(browser: Any, server: str) -> None
         assert width <= 390
     finally:
         context.close()
+
+
+# -- every registered game, drawn by its declared board ------------------------------------
+
+BOARD = {"letters": ".fragment", "hands": ".hands", "grid": ".ttt", "columns": ".columns"}
+"""The element that draws each board kind."""
+
+
+def click_a_move(tab: Tab, board: str) -> None:
+    """One move by clicks on the board (or the letter keys) as a player would make it."""
+    page = tab.page
+    if board == "hands":  # my left hand, then the opponent's left hand
+        page.locator(".hands .row").nth(1).locator("button").nth(0).click()
+        page.locator(".hands .row").nth(0).locator("button").nth(0).click()
+    elif board == "letters":
+        page.locator("#keys .key.best").click()
+    else:  # a square, or a column to drop a disc in
+        page.locator(f"{BOARD[board]} button:not([disabled])").first.click()
+
+
+@pytest.mark.parametrize("game", registry.GAMES, ids=lambda g: g.name)
+def test_every_game_is_drawn_and_played_by_click(every_tab: Tab, game: Any) -> None:
+    name = "five" if game.word_game else game.name
+    rules = registry.default_rules(name).key
+    every_tab.open(f"#name={name}&rules={rules}&players=human,computer&values=1")
+    assert every_tab.page.locator(BOARD[game.board]).count() == 1, game.board
+    assert game.how_to_play[:30] in every_tab.page.locator("#how-to-play").inner_text()
+    every_tab.wait_moves(0)
+    click_a_move(every_tab, game.board)
+    every_tab.wait_moves(1)
+    assert every_tab.record()[0].startswith("player 0 ")
+    if game.board == "columns":  # the disc landed at the foot of its column
+        assert every_tab.page.locator(".columns .disc").count() >= 1
+
+
+def test_the_page_opens_on_the_word_game(every_tab: Tab) -> None:
+    every_tab.open()
+    assert every_tab.page.locator("#name").input_value() == "five"
+    assert every_tab.page.locator(".fragment").count() == 1

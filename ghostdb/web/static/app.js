@@ -69,7 +69,9 @@ function mark(category, length) {
 
 // -- the catalogue -------------------------------------------------------------------------
 
-const catalogue = { solutions: [] };
+// What is stored (/api/solutions) and how each game declares itself (/api/games): the page
+// asks no game by name, it draws each by its declared board kind.
+const catalogue = { solutions: [], games: [] };
 
 function solved() { return catalogue.solutions.filter((s) => s.rule_sets.length > 0); }
 function solution(name) { return catalogue.solutions.find((s) => s.name === name); }
@@ -78,9 +80,22 @@ function ruleSet(name, key) {
   return found && found.rule_sets.find((r) => r.rules === key);
 }
 
+function declared(name) {
+  const found = solution(name);
+  return catalogue.games.find((g) => found && g.game === found.game) || catalogue.games.find((g) => g.word_game) || {};
+}
+
 function fillNames(select, chosen) {
-  select.replaceChildren(...solved().map((s) =>
-    el("option", { value: s.name, selected: s.name === chosen }, s.game === "ghost" ? `${s.name} (Ghost)` : s.name)));
+  select.replaceChildren(...solved().map((s) => {
+    const decl = declared(s.name);
+    return el("option", { value: s.name, selected: s.name === chosen }, decl.word_game ? `${s.name} (${decl.title})` : s.name);
+  }));
+}
+
+// The word game over its biggest stored dictionary, else the first solved entry.
+function firstChoice() {
+  const words = solved().filter((s) => declared(s.name).word_game).sort((a, b) => (b.words || 0) - (a.words || 0));
+  return (words[0] || solved()[0]).name;
 }
 
 // The page plays two-player games; the explorer and the tables take every rule set.
@@ -103,8 +118,10 @@ function pairSelects(nameSel, rulesSel, name, key, keep = () => true) {
 const FORMS = { end: "append", start: "prepend" };
 
 function variantOf(rulesKey) { return rulesKey.split("/")[0]; }
-// Variants whose moves are a letter at one end (maybe reversed first): a keyboard of letters.
-const letterKeys = () => game.kind === "ghost" && ["ghost", "super", "superduper"].includes(variantOf(game.rules));
+// A choice the game declares (a Ghost variant) names its moves: a letter at one end, maybe
+// reversed first. Those are typed on a keyboard of letters.
+const choices = () => (declared(game.name).options || []).flatMap((o) => o.choices);
+const letterKeys = () => game.board === "letters" && choices().includes(variantOf(game.rules));
 
 function applyForm(fragment, letter, form) {
   const base = form.startsWith("reverse") ? [...fragment].reverse().join("") : fragment;
@@ -125,7 +142,7 @@ function chosenForm() {
 // -- the game ------------------------------------------------------------------------------
 
 const game = {
-  name: "", rules: "", options: {}, kind: "ghost", alphabet: "",
+  name: "", rules: "", options: {}, board: "letters", wordGame: true, alphabet: "",
   seats: ["human", "computer"], strategy: "optimal", skill: 1,
   positions: [], moves: [], by: [], redo: [],
   generation: 0, busy: false, paused: false, selected: null,
@@ -164,7 +181,10 @@ async function startGame(moves = []) {
   const found = ruleSet(game.name, game.rules);
   if (!found) { notice("Nothing is solved yet: run `ghostdb solve NAME`, then reload."); return; }
   game.options = { rules: found.rules };
-  game.kind = solution(game.name).game || "ghost";
+  const decl = declared(game.name);
+  game.board = decl.board || "text";
+  game.wordGame = Boolean(decl.word_game);
+  showHowToPlay(decl);
   game.alphabet = solution(game.name).alphabet || "abcdefghijklmnopqrstuvwxyz";
   game.positions = []; game.moves = []; game.by = []; game.redo = [];
   game.paused = false; game.selected = null;
@@ -177,7 +197,7 @@ async function startGame(moves = []) {
       const pos = current();
       const play = pos.plays.find((p) => p.move === move);
       if (play) await advance(play, "record", gen);
-      else if (game.kind === "ghost") deadMove(move);
+      else if (game.wordGame) deadMove(move);
       else throw new ApiError(`the link's move ${move} is not legal at ${label(pos.fragment)}`);
     }
   } catch (error) {
@@ -198,7 +218,7 @@ async function advance(play, by, gen = game.generation) {
       ending: error.message };
   }
   if (gen !== game.generation) return false;
-  if (game.kind !== "ghost" && !isOver(next) && game.positions.some((p) => p.fragment === next.fragment)) {
+  if (!game.wordGame && !isOver(next) && game.positions.some((p) => p.fragment === next.fragment)) {
     next = { ...next, repeated: true };
   }
   game.positions.push(next);
@@ -310,7 +330,7 @@ function render() {
   $("#pause").hidden = isOver() || !(game.paused || !hasHuman());
   $("#pause").textContent = game.paused ? "Resume" : "Pause";
   $("#legend").hidden = !$("#show-values").checked;
-  $("#show-plan").hidden = game.kind !== "ghost";  // plans to memorise are a word-game notion
+  $("#show-plan").hidden = !game.wordGame;  // plans to memorise are a word-game notion
   saveState();
 }
 
@@ -322,8 +342,9 @@ function renderBoard(pos) {
   const super_ = letterKeys() && variantOf(game.rules) !== "ghost";
   $("#form-picker").hidden = !super_;
   $("#reverse-label").hidden = variantOf(game.rules) !== "superduper";
-  if (game.kind === "chopsticks") board.replaceChildren(chopsticksBoard(pos));
-  else if (game.kind === "tictactoe") board.replaceChildren(tictactoeBoard(pos));
+  if (game.board === "hands") board.replaceChildren(handsBoard(pos));
+  else if (game.board === "grid") board.replaceChildren(gridBoard(pos));
+  else if (game.board === "columns") board.replaceChildren(columnsBoard(pos));
   else {
     const text = pos.fragment === "" ? el("span", { class: "empty" }, "(start: type a letter)") : pos.say || pos.fragment;
     board.replaceChildren(el("div", { class: "fragment", "aria-label": `Fragment ${label(pos.fragment)}` }, text));
@@ -345,6 +366,9 @@ function keyButton(text, play, extra = {}) {
     el("span", {}, text), show ? el("span", { class: "val" }, value) : null);
 }
 
+// Boards whose squares or columns are the moves themselves: no list of moves beside them.
+const CLICKED_BOARDS = ["grid", "columns"];
+
 function renderKeys(pos) {
   const keys = $("#keys");
   keys.className = "keys";
@@ -356,7 +380,7 @@ function renderKeys(pos) {
       const play = byFragment.get(applyForm(pos.fragment, letter, form)) || null;
       return keyButton(letter, play, { onclick: () => playGhostLetter(letter, chosenForm()), "data-letter": letter });
     })));
-  } else if (game.kind !== "tictactoe") {
+  } else if (!CLICKED_BOARDS.includes(game.board)) {
     keys.classList.add("moves-list");
     const plays = valuesShown() ? pos.plays : [...pos.plays].sort((a, b) => a.move.localeCompare(b.move));
     keys.replaceChildren(...(isOver() ? [] : plays.map((play) =>
@@ -366,7 +390,7 @@ function renderKeys(pos) {
   }
 }
 
-function chopsticksBoard(pos) {
+function handsBoard(pos) {
   const [mine, theirs] = pos.fragment.split("-").map((pair) => [...pair].map(Number));
   const mover = turn();
   const hands = { [mover]: mine, [1 - mover]: theirs };
@@ -395,7 +419,7 @@ function chopsticksBoard(pos) {
       "Transfers and every move are in the list below."));
 }
 
-function tictactoeBoard(pos) {
+function gridBoard(pos) {
   const show = valuesShown();
   const byMove = new Map(pos.plays.map((p) => [p.move, p]));
   return el("div", { class: "ttt", role: "grid", "aria-label": "Tic-tac-toe board" },
@@ -412,6 +436,36 @@ function tictactoeBoard(pos) {
       }, el("span", {}, filled ? cell.toUpperCase() : ""),
       show && play ? el("span", { class: "val" }, MARK[play.category] + (play.game_length ?? "")) : null);
     }));
+}
+
+// Connect Four and its kin: W columns of H cells, rows from the top in the key; a click on a
+// column (or its digit key) drops a disc there.
+function columnsBoard(pos) {
+  const show = valuesShown();
+  const rows = pos.fragment.split("/");
+  const width = rows[0].length;
+  const byMove = new Map(pos.plays.map((p) => [p.move, p]));
+  const columns = [...Array(width).keys()].map((c) => {
+    const play = byMove.get(String(c + 1));
+    const cells = rows.map((row) => row[c]);
+    const discs = cells.filter((cell) => cell !== ".").length;
+    const cls = ["key", "column"];
+    if (show && play) cls.push(play.category);
+    return el("button", {
+      type: "button", class: cls.join(" "), "data-move": String(c + 1),
+      "aria-label": `column ${c + 1}: ${discs} of ${rows.length} full`,
+      disabled: !play || !humanToMove(), onclick: () => humanMove(play),
+    }, el("span", { class: "val" }, show && play ? MARK[play.category] + (play.game_length ?? "") : String(c + 1)),
+    cells.map((cell) => el("span", { class: `cell${cell === "." ? "" : ` disc ${cell}`}` }, cell === "." ? "" : cell.toUpperCase())));
+  });
+  return el("div", { class: "columns", role: "group", "aria-label": `Board of ${width} columns` }, columns);
+}
+
+function showHowToPlay(decl) {
+  const options = (decl.options || []).map((o) => `${o.flag} (${o.help.replace(/^[^:]*: /, "")}${o.low !== null && o.high !== null ? ` ${o.low}–${o.high}` : ""})`);
+  $("#how-to-play").replaceChildren(
+    el("strong", {}, `${decl.title || ""}: `), decl.how_to_play || "",
+    options.length ? el("span", { class: "legend" }, ` Rule options: ${options.join(", ")}.`) : null);
 }
 
 function renderStatus(pos) {
@@ -436,7 +490,7 @@ function resultText(pos) {
   const last = (game.moves.length - 1) % 2;
   if (pos.repeated) return `The position ${pos.fragment} came back: the game is drawn by repetition.`;
   let why = pos.ending || "";
-  if (game.kind === "ghost" && !pos.dead) why = `${who(last)} completed the word '${pos.fragment}'`;
+  if (game.wordGame && !pos.dead) why = `${who(last)} completed the word '${pos.fragment}'`;
   if (pos.dead) why = `${who(last)} played ${game.moves[game.moves.length - 1]}: ${pos.ending}`;
   const winnerIs = pos.dead ? pos.winner : winnerOf(pos, game.moves.length);
   const winner = winnerIs === null ? "Nobody wins." : `${who(winnerIs)} wins.`;
@@ -559,7 +613,7 @@ async function showPlan() {
   const out = $("#analysis");
   try {
     const plan = await api(`/api/${enc(game.name)}/strategy`, { ...game.options, fragment: current().fragment });
-    const kind = game.kind !== "ghost" ? "outcome" : variantOf(game.rules) === "ghost" ? "word" : "sequence";
+    const kind = !game.wordGame ? "outcome" : variantOf(game.rules) === "ghost" ? "word" : "sequence";
     const unit = plan.endings.length === 1 ? kind : `${kind}s`;
     const verdict = plan.winning ? "a winning plan," : `no winning plan; the best one loses ${plan.losses} of its`;
     out.replaceChildren(
@@ -689,7 +743,7 @@ function onKey(event) {
       if ($("#reverse").checked) form = `reverse_${form}`;
       playGhostLetter(letter, form);
     }
-  } else if (game.kind === "tictactoe" && /^[1-9]$/.test(event.key) && humanToMove()) {
+  } else if (CLICKED_BOARDS.includes(game.board) && /^[1-9]$/.test(event.key) && humanToMove()) {
     const play = current().plays.find((p) => p.move === event.key);
     if (play) humanMove(play);
   }
@@ -697,15 +751,16 @@ function onKey(event) {
 
 async function main() {
   try {
-    Object.assign(catalogue, await api("/api/solutions"));
+    const [stored, games] = await Promise.all([api("/api/solutions"), api("/api/games")]);
+    catalogue.solutions = stored.solutions;
+    catalogue.games = games;
   } catch (error) { notice(`Cannot read the store: ${error.message}`); return; }
   if (!solved().length) {
     notice("Nothing is solved yet: run `ghostdb ingest …` and `ghostdb solve …`, then reload.");
     return;
   }
   const saved = readState();
-  const first = solved()[0];
-  const name = solution(saved.name) ? saved.name : first.name;
+  const name = solution(saved.name) ? saved.name : firstChoice();
   pairSelects($("#name"), $("#ruleset"), name, saved.rules, twoPlayers);
   if (saved.players) {
     const option = [...$("#players").options].find((o) => o.value === saved.players);
