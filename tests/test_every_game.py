@@ -1,0 +1,307 @@
+"""Every registered game on every surface a user reaches from the command line.
+
+The tests enumerate `ghostdb.games.registry.GAMES`, so a game added there is played,
+solved, looked up, lined, reported, verified and self-played here without a line of this
+file changing.  Ghost is played over a small word list written here; every other game at
+its default rules.  One database, solved once for the module through the command line,
+serves every test.
+
+The console is driven as users drive it: through a pseudo-terminal, a human seat typing
+legal moves picked from the stored lookup (plus one move that is not legal, and ``?``),
+and through a pipe with every input line given up front, against computer seats.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pexpect
+import pytest
+from conftest import run, write_list
+
+from ghostdb import Store, open_store
+from ghostdb.games.base import Game
+from ghostdb.games.registry import GAMES
+from ghostdb.play.console import HELP
+from ghostdb.play.engine import HUMAN, Match
+from ghostdb.values import Outcome, Play, Position
+
+WORDS = "cat cow dog door dot toad"
+DICTIONARY = "tiny"
+SEATS = ("human,computer", "computer,human", "computer,computer")
+SEED = 3
+NOT_A_MOVE = "!!"
+"""A line no game's notation reads as a move."""
+
+EVERY_GAME = pytest.mark.parametrize("game", GAMES, ids=[game.name for game in GAMES])
+EVERY_SEATING = pytest.mark.parametrize("seats", SEATS)
+ANNOUNCED = re.compile(r"player \d \(\w+\) plays (\S+):")
+RESULT = re.compile(r"^(player \d \(\w+\) (wins|loses): |nobody wins: )")
+FLIPPED = {Outcome.WIN: Outcome.LOSS, Outcome.LOSS: Outcome.WIN}
+
+
+def name_of(game: type[Game]) -> str:
+    """The stored name a game is played under: the word list, or the game's own name."""
+    return DICTIONARY if game.word_game else game.name
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One database with every game solved at its default rules, through the command
+    line (Connect Four 4 × 4 takes the longest: about a second)."""
+    path = tmp_path_factory.mktemp("every-game") / "ghost.db"
+    words = write_list(path.parent, WORDS, DICTIONARY)
+    code, _, err = run("ingest", str(words), db=path)
+    assert code == 0, err
+    for game in GAMES:
+        code, out, err = run("solve", name_of(game), db=path)
+        assert code == 0 and out.startswith(f"solved {name_of(game)} "), err
+    return path
+
+
+@pytest.fixture(scope="module")
+def solved(db: Path) -> Iterator[Store]:
+    with open_store(str(db), create=False) as store:
+        yield store
+
+
+def spawn(*args: str, db: Path) -> pexpect.spawn:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "ghostdb", *args, "--db", str(db)],
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+    )
+
+
+def flat(text: str) -> str:
+    """Text with every run of white space made one space: wrapped lines read as one."""
+    return " ".join(text.split())
+
+
+def best_play(position: Position) -> Play:
+    return next(p for p in position.plays if p.move == position.best_move)
+
+
+# -- the console, through a pseudo-terminal ----------------------------------------------------
+
+
+@EVERY_GAME
+@EVERY_SEATING
+def test_console_in_a_terminal(game: type[Game], seats: str, db: Path, solved: Store) -> None:
+    """Each human move is a legal move of the stored position the announced moves reach;
+    the first prompt also gets a line that is not a move (one line of error, the same
+    prompt again) and ``?`` (every legal move listed)."""
+    name = name_of(game)
+    replica = solved.solution(name).new_game("human,human")  # follows the announced moves
+    rng = random.Random(SEED)
+    child = spawn("play", name, "--players", seats, "--seed", str(SEED), db=db)
+    transcript, probed, moves = "", False, ""
+    while True:
+        found = child.expect([r"player (\d)> ", r"\nmoves: ([^\r\n]*)\r?\n"])
+        transcript += child.before + child.after
+        _follow(replica, transcript)
+        if found == 1:
+            moves = child.match[1].strip()
+            break
+        player = int(child.match[1])
+        assert seats.split(",")[player] == HUMAN and replica.to_move == player
+        if not probed:
+            _probe(child, replica, player)
+            probed = True
+        child.sendline(rng.choice(replica.plays()).move)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, transcript
+    assert probed == (HUMAN in seats)
+    _check_ending(transcript, replica, moves)
+    assert flat(replica.game.move_hint()) in flat(transcript)
+
+
+def _follow(replica: Match, transcript: str) -> None:
+    """Make on ``replica`` the moves announced in ``transcript`` that it has not made."""
+    for move in ANNOUNCED.findall(transcript)[len(replica.history) :]:
+        replica.play(move)
+
+
+def _probe(child: pexpect.spawn, replica: Match, player: int) -> None:
+    """A line that is not a move, then ``?``, each answered before the same prompt."""
+    prompt = f"player {player}> "
+    child.sendline(NOT_A_MOVE)
+    child.expect_exact(prompt)
+    echoed, error = child.before.strip().splitlines()  # the terminal echoes what was typed
+    assert echoed.strip() == NOT_A_MOVE
+    assert error.startswith(f"{NOT_A_MOVE!r} is not a") and error.endswith(HELP), error
+    child.sendline("?")
+    child.expect_exact(prompt)
+    rows = {line.split()[0] for line in child.before.splitlines()[1:] if line.strip()}
+    assert {p.move for p in replica.plays()} <= rows
+
+
+def _moves_line(transcript: str) -> str:
+    return transcript.rstrip().rsplit("moves: ", 1)[1].strip()
+
+
+def _check_ending(transcript: str, replica: Match, moves: str) -> None:
+    """The transcript ends with a result line and every move, as the replica played it."""
+    assert replica.result is not None, transcript
+    assert moves == " ".join(t.move for t in replica.history)
+    lines = [line.strip() for line in transcript.splitlines() if line.strip()]
+    result = lines[-2]
+    assert RESULT.match(result) and replica.result.reason in result, result
+
+
+# -- the console, through a pipe ---------------------------------------------------------------
+
+
+@EVERY_GAME
+@EVERY_SEATING
+def test_console_through_a_pipe(game: type[Game], seats: str, db: Path, solved: Store) -> None:
+    """Every input line given at once: the same match played through the API with the same
+    seed tells which moves to type and how the game ends."""
+    name = name_of(game)
+    match = solved.solution(name).new_game(seats, seed=SEED)
+    rng = random.Random(SEED)
+    typed = [NOT_A_MOVE, "?"]  # read at the first human prompt, if there is one
+    while match.result is None:
+        if match.seat() == HUMAN:
+            typed.append(rng.choice(match.plays()).move)
+            match.play(typed[-1])
+        else:
+            match.computer_move()
+    command = ["play", name, "--players", seats, "--seed", str(SEED), "--db", str(db)]
+    proc = subprocess.run(
+        [sys.executable, "-m", "ghostdb", *command],
+        input="\n".join(typed) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0 and not proc.stderr, proc.stderr
+    out = proc.stdout
+    assert "\x1b" not in out
+    _check_ending(out, match, _moves_line(out))
+    human = [t for t in match.history if match.seat(t.player) == HUMAN]
+    for turn in human:
+        assert f"player {turn.player}> {turn.move}" in out.splitlines()
+    if human:
+        first = human[0].player
+        lines = out.splitlines()
+        at = lines.index(f"player {first}> {NOT_A_MOVE}")
+        assert lines[at + 1].startswith(f"{NOT_A_MOVE!r} is not a")
+        assert lines[at + 2] == f"player {first}> ?"
+
+
+# -- self-play ---------------------------------------------------------------------------------
+
+
+@EVERY_GAME
+def test_selfplay(game: type[Game], db: Path, solved: Store) -> None:
+    """Optimal against optimal always ends as the solution says; any strategies tally
+    every game once."""
+    name = name_of(game)
+    solution = solved.solution(name)
+    start = solution.lookup()
+    report = solution.selfplay(("optimal", "optimal"), games=8, seed=SEED)
+    expected = {
+        Outcome.WIN: ((8, 0), 0),
+        Outcome.LOSS: ((0, 8), 0),
+        Outcome.TIE: ((0, 0), 8),
+        Outcome.DRAW: ((0, 0), 8),
+    }[start.outcome]
+    assert (report.wins, report.draws) == expected
+    code, out, err = run(
+        "selfplay", name, "--players", "rational,random", "--games", "20", "--json", db=db
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    assert sum(data["wins"]) + data["draws"] == 20 and data["wins"] == data["losses"][::-1]
+    assert sum(data["final_words"].values()) == 20
+    code, out, err = run("selfplay", name, "--games", "5", "--seed", "1", db=db)
+    assert code == 0 and "5 games" in out, err
+
+
+# -- the other surfaces ------------------------------------------------------------------------
+
+
+@EVERY_GAME
+def test_solve_is_done_once(game: type[Game], db: Path, solved: Store) -> None:
+    name = name_of(game)
+    assert solved.solve(name).skipped
+    code, out, _ = run("solve", name, db=db)
+    assert code == 0 and "already solved" in out
+
+
+@EVERY_GAME
+def test_lookup_at_the_start_and_one_move_on(game: type[Game], db: Path, solved: Store) -> None:
+    """The best move's position holds the value the start's play promised, through the API
+    and the command line (text and ``--json``)."""
+    name = name_of(game)
+    solution = solved.solution(name)
+    start = solution.lookup()
+    assert start.fragment == solution.game.start() and start.plays
+    best = best_play(start)
+    after = solution.lookup(best.fragment)
+    assert (after.outcome, after.game_length) == (best.outcome, best.game_length)
+    assert start.outcome == FLIPPED.get(best.outcome, best.outcome)
+    if start.game_length is not None:
+        assert start.game_length == best.game_length + 1
+    for position, args in ((start, ()), (after, (after.fragment,))):
+        code, out, err = run("lookup", name, *args, db=db)
+        assert code == 0, err
+        assert f"best move {position.best_move}" in out or position.is_final
+        code, out, err = run("lookup", name, *args, "--json", db=db)
+        assert code == 0, err
+        data = json.loads(out)
+        assert data["fragment"] == position.fragment
+        assert data["outcome"] == position.outcome.value
+        assert data["best_move"] == position.best_move
+        assert sorted(p["move"] for p in data["plays"]) == sorted(p.move for p in position.plays)
+
+
+@EVERY_GAME
+def test_line(game: type[Game], db: Path, solved: Store) -> None:
+    name = name_of(game)
+    solution = solved.solution(name)
+    lines = solution.line()
+    assert lines.tree.outcome == solution.lookup().outcome
+    assert lines.endings or lines.cycle
+    code, out, err = run("line", name, db=db)
+    assert code == 0 and out.startswith(name), err
+    code, out, err = run("line", name, "--json", db=db)
+    assert code == 0, err
+    assert json.loads(out)["outcome"] == lines.tree.outcome.value
+
+
+@EVERY_GAME
+def test_report(game: type[Game], db: Path, solved: Store) -> None:
+    name = name_of(game)
+    solution = solved.solution(name)
+    (row,) = solved.report(name)
+    assert row.rules.key == solution.rules.key
+    assert row.outcome == solution.lookup().outcome
+    assert sum(row.outcomes.values()) == row.fragment_count > 1
+    code, out, err = run("report", name, db=db)
+    assert code == 0 and out.count("\n") >= 3, err
+    code, out, err = run("report", name, "--json", db=db)
+    assert code == 0, err
+    (data,) = json.loads(out)["solutions"]
+    assert data["rules"] == row.rules.key and data["outcome"] == row.outcome.value
+
+
+@EVERY_GAME
+def test_verify_is_clean(game: type[Game], db: Path, solved: Store) -> None:
+    name = name_of(game)
+    verdicts = solved.verify(name)
+    assert verdicts and all(v.ok for v in verdicts), [v.findings for v in verdicts]
+    code, out, err = run("verify", name, db=db)
+    assert code == 0 and ": ok (" in out, err
