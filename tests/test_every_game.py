@@ -305,3 +305,20 @@ def test_verify_is_clean(game: type[Game], db: Path, solved: Store) -> None:
     assert verdicts and all(v.ok for v in verdicts), [v.findings for v in verdicts]
     code, out, err = run("verify", name, db=db)
     assert code == 0 and ": ok (" in out, err
+
+
+@EVERY_GAME
+def test_quit_names_the_position(game: type[Game], db: Path, solved: Store) -> None:
+    """``quit`` (or the end of input) ends the game where it stands, in the game's words."""
+    name = name_of(game)
+    start = solved.solution(name).game.start()
+    proc = subprocess.run(
+        [sys.executable, "-m", "ghostdb", "play", name, "--db", str(db)],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0 and not proc.stderr, proc.stderr
+    label = solved.solution(name).game.label(start)
+    assert f"player 0 (human) quit at {label}; moves: none" in proc.stdout.splitlines()

@@ -42,7 +42,7 @@ def game_result(game: Match) -> str:
     who = seat(game, result.player)
     moves = " ".join(t.move for t in game.history) or "none"
     if result.kind == "quit":
-        return f"{who} quit at {label(game.fragment)}; moves: {moves}"
+        return f"{who} quit at {game.game.label(game.fragment)}; moves: {moves}"
     if result.won is None:
         return f"nobody wins: {result.reason}\nmoves: {moves}"
     verb = "wins" if result.won else "loses"
