@@ -201,6 +201,29 @@ def test_console_through_a_pipe(game: type[Game], seats: str, db: Path, solved: 
         assert lines[at + 2] == f"player {first}> ?"
 
 
+@EVERY_GAME
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_computers_end_as_the_solution_says(
+    game: type[Game], seed: int, db: Path, solved: Store
+) -> None:
+    """Optimal against optimal, the console's result line states the start's stored value:
+    the side that wins, or nobody (a tie, or a draw that can only end when a position comes
+    again, as in Chopsticks).  A crash or a wrong ending in any game shows here first."""
+    name = name_of(game)
+    outcome = solved.solution(name).lookup().outcome
+    code, out, err = run("play", name, "--players", "computer,computer", "--seed", str(seed), db=db)
+    assert code == 0, err
+    result = [line for line in out.splitlines() if line.strip()][-2]
+    if outcome in (Outcome.TIE, Outcome.DRAW):
+        assert result.startswith("nobody wins: "), result
+        assert ("came again" in result) == (outcome is Outcome.DRAW), result
+        return
+    winner, loser = (0, 1) if outcome is Outcome.WIN else (1, 0)
+    assert (
+        f"player {winner} (optimal) wins" in result or f"player {loser} (optimal) loses" in result
+    ), result
+
+
 # -- self-play ---------------------------------------------------------------------------------
 
 

@@ -17,6 +17,7 @@ from conftest import dump, run, write_list
 from ghostdb import Rules, Store, open_store
 from ghostdb.errors import BadMove
 from ghostdb.games.ghost.rules import Variant
+from ghostdb.games.registry import GAMES, game_of
 from ghostdb.play.engine import choose
 
 
@@ -137,6 +138,27 @@ def test_three_players(store: Store, tmp_path: Path) -> None:
         store.new_game("three", players="optimal,random,random")
     report = store.selfplay("three", players="random,random,random", games=50, seed=3)
     assert sum(report.losses) == 50 and sum(report.wins) == 100
+
+
+def test_a_dead_play_is_worded_by_the_game(five_store: Store) -> None:
+    """A letter no word continues loses at once, in the Ghost variant's own words; a game
+    without such moves words none (the engine then asks again), so no engine code asks
+    which game it plays."""
+    five_store.solve("five", Rules(Variant.SUPER))
+    expected = {
+        Rules(): "no word begins with 'z'; 'g' or 't' would have continued",
+        Rules(
+            Variant.SUPER
+        ): "no word contains 'z'; 'a', 'e', 'g', 'h' or 6 more would have continued",
+    }
+    for rules, reason in expected.items():
+        game = five_store.new_game("five", rules, players="human,human")
+        game.play("z")
+        assert game.result is not None and (game.result.kind, game.result.won) == ("dead", False)
+        assert game.result.reason == reason
+    for game_type in GAMES:
+        if not game_type.word_game:
+            assert game_of(game_type.make_rules()).dead_play("?", []) is None
 
 
 def test_seed_makes_games_repeatable(five_store: Store) -> None:
