@@ -15,10 +15,11 @@ from typing import Any
 from ghostdb.errors import BadMove
 from ghostdb.games.base import Game, Option, RuleSet
 from ghostdb.games.chopsticks import Chopsticks
+from ghostdb.games.connectfour import ConnectFour
 from ghostdb.games.ghost import GhostGame
 from ghostdb.games.tictactoe import TicTacToe
 
-GAMES: tuple[type[Game], ...] = (GhostGame, Chopsticks, TicTacToe)
+GAMES: tuple[type[Game], ...] = (GhostGame, Chopsticks, TicTacToe, ConnectFour)
 """Every game, the word game first (the page opens on it)."""
 
 _BY_NAME = {game.name: game for game in GAMES}
