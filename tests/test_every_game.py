@@ -27,10 +27,12 @@ import pytest
 from conftest import run, write_list
 
 from ghostdb import Store, open_store
+from ghostdb.errors import BadMove
 from ghostdb.games.base import Game
 from ghostdb.games.registry import GAMES
 from ghostdb.play.console import HELP
 from ghostdb.play.engine import HUMAN, Match
+from ghostdb.store.solution import Solution
 from ghostdb.values import Outcome, Play, Position
 
 WORDS = "cat cow dog door dot toad"
@@ -222,6 +224,63 @@ def test_computers_end_as_the_solution_says(
     assert (
         f"player {winner} (optimal) wins" in result or f"player {loser} (optimal) loses" in result
     ), result
+
+
+def _refused_move(solution: Solution, plies: int = 12) -> tuple[list[str], str, str] | None:
+    """Moves along the stored best line, then a move in the game's own notation that is
+    legal elsewhere on that line but not where it is typed (a taken square, a hand that
+    is out), with the engine's reason for refusing it; None if every such move is one the
+    game plays (in Ghost, any letter)."""
+    line = solution.new_game("human,human")
+    seen: list[str] = []
+    for _ in range(plies):
+        if line.result is not None:
+            return None
+        legal = {p.move for p in line.plays()}
+        seen += [move for move in sorted(legal) if move not in seen]
+        for move in seen:
+            if move in legal:
+                continue
+            trial = solution.new_game("human,human")
+            for earlier in line.history:
+                trial.play(earlier.move)
+            try:
+                trial.play(move)
+            except BadMove as exc:
+                return [t.move for t in line.history], move, str(exc)
+        line.play(line.position.best_move or next(iter(legal)))
+    return None
+
+
+@EVERY_GAME
+def test_a_legal_looking_move_that_is_not_legal_here(
+    game: type[Game], db: Path, solved: Store
+) -> None:
+    """A move in the game's notation that the position does not allow gets one line of
+    reason and the same prompt again: the game goes on (a game that words every such move
+    as a losing play, as Ghost does, has none to refuse)."""
+    name = name_of(game)
+    solution = solved.solution(name)
+    found = _refused_move(solution)
+    if found is None:
+        assert solution.game.dead_play("", []) is not None
+        return
+    moves, refused, reason = found
+    command = ["play", name, "--players", "human,human", "--db", str(db)]
+    proc = subprocess.run(
+        [sys.executable, "-m", "ghostdb", *command],
+        input="\n".join([*moves, refused, "quit"]) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0 and not proc.stderr, proc.stderr
+    lines = proc.stdout.splitlines()
+    player = len(moves) % 2
+    at = lines.index(f"player {player}> quit")
+    assert lines[at - 2] == f"player {player}> {refused}", lines
+    assert lines[at - 1] == f"{reason}; {HELP}", lines
+    assert lines[-1].startswith(f"player {player} (human) quit at ")
 
 
 # -- self-play ---------------------------------------------------------------------------------
