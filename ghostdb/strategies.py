@@ -1,11 +1,9 @@
-"""Plans and principal lines: value types, and trees built from the recursive queries' rows.
+"""Plans and principal lines as trees of positions (`Node`), and their endings.
 
-Pure: rows in, values out.  The rows come from `ghostdb.store.queries.plan_rows` and
-`ghostdb.store.queries.line_rows`; each is one path from the start fragment, written as its
-fragments joined by spaces (fragments are letters only), so a row's parent is its path
-less the last fragment.  In plain Ghost a path is fixed by its last fragment; in the Super
-variants one fragment can be reached along several paths, and each path is an outcome of
-its own (the game "u → qu → qua…" differs from "q → qu → qua…").
+Pure: the store's walk (`ghostdb.store.walks`) builds the trees from stored positions.
+Each root-to-leaf path is an outcome of its own: in plain Ghost a path is fixed by its last
+fragment; in the Super variants one fragment can be reached along several paths (the game
+"u → qu → qua…" differs from "q → qu → qua…").
 
 A plan for a strategist fixes one play at each of the strategist's turns and answers every
 play of the opponent.  Its outcomes are the paths it can end on; plans are ranked by
@@ -15,12 +13,11 @@ fewest outcomes, then fewest letters over all outcome words, then move order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ghostdb.games.base import Game
-from ghostdb.games.ghost.rules import Variant
+from ghostdb.games.registry import game_of
 from ghostdb.reports import PlanSize
 from ghostdb.values import Outcome
 
@@ -134,7 +131,7 @@ class Strategy:
     @property
     def unit(self) -> str:
         """What an outcome is called: a word in Ghost, a sequence in the Super variants."""
-        return "word" if self.rules.variant is Variant.GHOST else "sequence"
+        return game_of(self.rules).plan_unit
 
     def summary(self) -> str:
         """One line, e.g. ``player 1 from the start: a winning plan, 55 words``."""
@@ -255,33 +252,7 @@ class ReportRow:
         return data
 
 
-# -- building trees from rows -------------------------------------------------------------
-
-
-def build_tree(game: Game, start: str, rows: Iterable[Sequence[Any]]) -> Node:
-    """A tree from rows ``(path, fragment, outcome, game_length)``; children in move order."""
-    nodes: dict[str, Node] = {}
-    pending: list[tuple[str, Node]] = []
-    for path, fragment, outcome, game_length in rows:
-        node = Node(
-            fragment=fragment,
-            move=None,
-            to_move=game.to_move(fragment),
-            outcome=Outcome(outcome),
-            game_length=game_length,
-        )
-        nodes[path] = node
-        if path != start:
-            pending.append((path, node))
-    for path, node in pending:
-        parent = nodes[path.rsplit(" ", 1)[0]]
-        node.move = game.describe_move(parent.fragment, node.fragment)
-        parent.children.append(node)
-    for node in nodes.values():
-        if len(node.children) > 1:  # in the game's move order
-            order = {child: i for i, (_, child) in enumerate(game.candidates(node.fragment))}
-            node.children.sort(key=lambda n: order.get(n.fragment, len(order)))
-    return nodes[start]
+# -- endings -----------------------------------------------------------------------------
 
 
 def endings(tree: Node) -> tuple[Ending, ...]:

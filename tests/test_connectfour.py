@@ -46,7 +46,7 @@ def _children(columns: tuple[str, ...], height: int) -> list[tuple[int, tuple[st
         return []
     mark = "xo"[sum(map(len, columns)) % 2]
     return [
-        (c, columns[:c] + (col + mark,) + columns[c + 1 :])
+        (c, (*columns[:c], col + mark, *columns[c + 1 :]))
         for c, col in enumerate(columns)
         if len(col) < height
     ]
@@ -198,7 +198,7 @@ def test_keys_moves_and_their_errors() -> None:
 def test_rule_keys_and_boards_too_big_for_memory() -> None:
     assert parse_rules("connectfour/5x4") == ConnectFourRules(5, 4)
     assert ConnectFourRules(5, 4).flags() == " --width 5"
-    with pytest.raises(BadMove, match="7 × 6 has up to .* trillion positions"):
+    with pytest.raises(BadMove, match=r"7 × 6 has up to .* trillion positions"):
         ConnectFourRules(7, 6)
     with pytest.raises(BadMove, match="--height must be from 4 to 7"):
         ConnectFourRules(4, 8)

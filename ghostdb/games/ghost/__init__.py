@@ -69,6 +69,9 @@ class GhostGame(Game):
         super().__init__(rules)
         self.alphabet = alphabet
         self._moves = rules.candidate_moves(alphabet)
+        # Each move with its notation, made once: walks ask for a position's candidates
+        # at every node (SuperDuperGhost has four moves a letter).
+        self._noted = [(move, move.notation(rules.variant)) for move in self._moves]
         self.children_extend_key = rules.variant is Variant.GHOST
         self.key = rules.key
         self._players = rules.players
@@ -174,10 +177,10 @@ class GhostGame(Game):
                     found.setdefault(key[:i] + c + key[i:], _insert_notation(c, i, len(key)))
             return [(notation, child) for child, notation in found.items()]
         seen: dict[str, str] = {}
-        for move in self._moves:
+        for move, notation in self._noted:
             child = move.apply(key)
             if child not in seen:
-                seen[child] = move.notation(variant)
+                seen[child] = notation
         return [(notation, child) for child, notation in seen.items()]
 
     def clean_key(self, text: str) -> str:
