@@ -192,7 +192,7 @@ def test_keys_moves_and_their_errors() -> None:
         game.parse_move(full, "1")
     with pytest.raises(BadMove, match="not a move"):
         game.parse_move(full, "9")
-    assert game.ending("..../..../..../xxxx") == "X connected four"
+    assert game.ending("..../..../ooo./xxxx") == "X connected four"
 
 
 def test_rule_keys_and_boards_too_big_for_memory() -> None:
@@ -206,7 +206,7 @@ def test_rule_keys_and_boards_too_big_for_memory() -> None:
 
 def test_a_refused_board_is_one_line_and_creates_no_file(tmp_path: Path) -> None:
     db = tmp_path / "new.db"
-    code, out, err = run("solve", "connectfour", "--width", "6", "--db", str(db))
+    code, out, err = run("solve", "connectfour", "--width", "6", db=db)
     assert code == 1 and out == ""
     assert err.startswith("error: Connect Four 6 × 4 has up to ") and err.count("\n") == 1
     assert not db.exists()
