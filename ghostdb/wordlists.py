@@ -342,6 +342,137 @@ def _short(word: str) -> str:
     return word if len(word) <= 24 else f"{word[:24]}… ({len(word):,} letters)"
 
 
+class _Sorter:
+    """The words of one list sorted into accepted and left out, by kind.
+
+    One pass (`take`) sorts every raw word and keeps the capitalised ones aside with the
+    figures that decide them (`figures`); `settle_capitalised` then keeps or leaves them
+    out; `word_list` checks that something is left and writes the report.
+    """
+
+    def __init__(self, options: IngestOptions) -> None:
+        self.options = options
+        self.left_out: dict[str, list[str]] = {}
+        self.folded: dict[str, str] = {}  # each distinct word that lost its accents, and the result
+        self.accepted: set[str] = set()
+        self.capitalised: list[str] = []
+        self.notes: list[str] = []
+        self.total = 0
+        self.title_case = self.title_case_letters = 0
+        self.lower_case = self.lower_case_letters = 0
+        self.not_all_upper = False  # a cased word that is not all upper case: the list is mixed
+        self.in_order: list[str] | None = None  # sorted, when all are accepted as they are
+
+    def leave_out(self, kind: str, word: str) -> None:
+        self.left_out.setdefault(kind, []).append(word)
+
+    def accept(self, word: str) -> None:
+        if self.options.fold_accents:
+            plain = without_accents(word)
+            if plain != word:
+                self.folded[word] = plain
+                word = plain
+        if not word.isalpha():
+            self.leave_out(LEFT_OUT_NON_LETTERS, word)
+        elif word in self.accepted:
+            self.leave_out(LEFT_OUT_DUPLICATES, word)
+        else:
+            self.accepted.add(word)
+
+    def take(self, raw_words: list[str]) -> None:
+        """Sort every raw word: accepted, left out, or capitalised (decided later)."""
+        if _plain(raw_words):  # most English lists: every word is already as it will be stored
+            self.total = self.lower_case = len(raw_words)
+            self.lower_case_letters = sum(map(len, raw_words))
+            self.not_all_upper = True
+            self.accepted.update(raw_words)
+            self.in_order = sorted(raw_words)  # one pass over a sorted file, unlike the set
+            return
+        for raw in raw_words:
+            self.total += 1
+            word = raw if raw.isascii() else unicodedata.normalize("NFC", raw)
+            if len(word) > MAX_WORD_LETTERS:
+                self.leave_out(LEFT_OUT_TOO_LONG, _short(word))
+                continue
+            lower = word.islower()
+            has_capital = not lower and word.lower() != word
+            self.not_all_upper = self.not_all_upper or lower or (has_capital and not word.isupper())
+            if not _letters_or_marks(word):
+                self.leave_out(LEFT_OUT_NON_LETTERS, word)
+            elif has_capital:
+                self.capitalised.append(word)
+                if word.istitle():
+                    self.title_case += 1
+                    self.title_case_letters += len(word)
+            else:
+                if lower:
+                    self.lower_case += 1
+                    self.lower_case_letters += len(word)
+                self.accept(word)
+
+    def settle_capitalised(self) -> None:
+        """Keep the capitalised words in lower case (asked, or an all-capitals list), or
+        leave them out as names, or as ordinary words with a note on how to keep them."""
+        capitalised = self.capitalised
+        if not capitalised:
+            return
+        figures = CaseFigures(
+            self.title_case,
+            self.title_case_letters,
+            len(capitalised),
+            self.lower_case,
+            self.lower_case_letters,
+        )
+        if self.options.keep_capitalised or not self.not_all_upper:
+            for word in capitalised:
+                lower = word.lower()
+                self.accept(lower if lower.isascii() else unicodedata.normalize("NFC", lower))
+            if self.not_all_upper:
+                plural = "s" if len(capitalised) != 1 else ""
+                self.notes.append(
+                    f"kept {len(capitalised):,} capitalised word{plural}, in lower case"
+                )
+        elif figures.look_ordinary:
+            self.left_out[LEFT_OUT_CAPITALISED] = capitalised
+            self.notes.append(
+                f"the {len(capitalised):,} capitalised words left out look like ordinary words, "
+                f"as nouns are in German, not like names: they are {figures.share:.0%} of the "
+                f"list and as long as its other words ({figures.mean_title_length:.1f} letters "
+                f"on average against {figures.mean_lower_length:.1f}); add --keep-capitalised "
+                "to keep them"
+            )
+        else:
+            self.left_out[LEFT_OUT_PROPER] = capitalised
+
+    def word_list(self, source: str, encoding: str, warnings: Iterable[str]) -> WordList:
+        """The accepted words, sorted, with the report; WordListError if none is left."""
+        if not self.accepted:
+            kinds = ", ".join(f"{len(v):,} {k}" for k, v in self.left_out.items())
+            hint = (
+                " (add --keep-capitalised to keep capitalised words)"
+                if LEFT_OUT_PROPER in self.left_out or LEFT_OUT_CAPITALISED in self.left_out
+                else ""
+            )
+            raise WordListError(f"{source} has no usable word: all were left out ({kinds}){hint}")
+        examples = {k: sample(v) for k, v in self.left_out.items()}
+        if self.folded:
+            examples[FOLDED_ACCENTS] = [f"{k}→{v}" for k, v in sample(list(self.folded.items()))]
+        report = IngestReport(
+            accepted=len(self.accepted),
+            left_out={k: len(v) for k, v in self.left_out.items()},
+            examples=examples,
+            encoding=encoding,
+            warnings=tuple(warnings),
+            folded=len(self.folded),
+            notes=tuple(self.notes),
+            options=self.options.as_dict(),
+        )
+        in_order = self.in_order
+        if in_order is None or len(in_order) != len(self.accepted):
+            in_order = sorted(self.accepted)
+        return WordList(words=tuple(in_order), source=source, report=report)
+
+
 def normalise(
     raw_words: Iterable[str],
     *,
@@ -349,116 +480,16 @@ def normalise(
     keep_capitalised: bool = False,
     fold_accents: bool = False,
     language: str = "",
-    keep_proper_nouns: bool = False,
     encoding: str = "utf-8",
     warnings: Iterable[str] = (),
 ) -> WordList:
-    """Normalise raw words (see the module docstring).  Raise WordListError if none is left.
-
-    ``keep_proper_nouns`` is the older name of ``keep_capitalised``.
-    """
-    options = IngestOptions(keep_capitalised or keep_proper_nouns, fold_accents, language)
-    left_out: dict[str, list[str]] = {}
-    folded: dict[str, str] = {}  # each distinct word that lost its accents, and the result
-    accepted: set[str] = set()
-
-    def accept(word: str) -> None:
-        if options.fold_accents:
-            plain = without_accents(word)
-            if plain != word:
-                folded[word] = plain
-                word = plain
-        if not word.isalpha():
-            left_out.setdefault(LEFT_OUT_NON_LETTERS, []).append(word)
-        elif word in accepted:
-            left_out.setdefault(LEFT_OUT_DUPLICATES, []).append(word)
-        else:
-            accepted.add(word)
-
-    total = 0
-    capitalised: list[str] = []
-    title_case = title_case_letters = lower_case = lower_case_letters = 0
-    not_all_upper = False  # a cased word that is not all upper case: the list is mixed
-    raw_words = raw_words if isinstance(raw_words, list) else list(raw_words)
-    in_order: list[str] | None = None  # the words sorted, when they are all accepted as they are
-    if _plain(raw_words):  # most English lists: every word is already as it will be stored
-        total = lower_case = len(raw_words)
-        lower_case_letters = sum(map(len, raw_words))
-        not_all_upper = True
-        accepted.update(raw_words)
-        in_order = sorted(raw_words)  # one pass over a sorted file, unlike sorting the set
-        raw_words = []
-    for raw in raw_words:
-        total += 1
-        word = raw if raw.isascii() else unicodedata.normalize("NFC", raw)
-        if len(word) > MAX_WORD_LETTERS:
-            left_out.setdefault(LEFT_OUT_TOO_LONG, []).append(_short(word))
-            continue
-        lower = word.islower()
-        has_capital = not lower and word.lower() != word
-        not_all_upper = not_all_upper or lower or (has_capital and not word.isupper())
-        if not _letters_or_marks(word):
-            left_out.setdefault(LEFT_OUT_NON_LETTERS, []).append(word)
-        elif has_capital:
-            capitalised.append(word)
-            if word.istitle():
-                title_case += 1
-                title_case_letters += len(word)
-        else:
-            if lower:
-                lower_case += 1
-                lower_case_letters += len(word)
-            accept(word)
-    if not total:
+    """Normalise raw words (see the module docstring).  Raise WordListError if none is left."""
+    sorter = _Sorter(IngestOptions(keep_capitalised, fold_accents, language))
+    sorter.take(raw_words if isinstance(raw_words, list) else list(raw_words))
+    if not sorter.total:
         raise WordListError(f"{source} holds no words: give a list with one word a line")
-
-    figures = CaseFigures(
-        title_case, title_case_letters, len(capitalised), lower_case, lower_case_letters
-    )
-    notes: list[str] = []
-    if capitalised and (options.keep_capitalised or not not_all_upper):
-        for word in capitalised:
-            lower_word = word.lower()
-            accept(lower_word if lower_word.isascii() else unicodedata.normalize("NFC", lower_word))
-        if not_all_upper:
-            plural = "s" if len(capitalised) != 1 else ""
-            notes.append(f"kept {len(capitalised):,} capitalised word{plural}, in lower case")
-    elif capitalised and figures.look_ordinary:
-        left_out[LEFT_OUT_CAPITALISED] = capitalised
-        notes.append(
-            f"the {len(capitalised):,} capitalised words left out look like ordinary words, "
-            f"as nouns are in German, not like names: they are {figures.share:.0%} of the "
-            f"list and as long as its other words ({figures.mean_title_length:.1f} letters "
-            f"on average against {figures.mean_lower_length:.1f}); add --keep-capitalised "
-            "to keep them"
-        )
-    elif capitalised:
-        left_out[LEFT_OUT_PROPER] = capitalised
-
-    if not accepted:
-        kinds = ", ".join(f"{len(v):,} {k}" for k, v in left_out.items())
-        hint = (
-            " (add --keep-capitalised to keep capitalised words)"
-            if LEFT_OUT_PROPER in left_out or LEFT_OUT_CAPITALISED in left_out
-            else ""
-        )
-        raise WordListError(f"{source} has no usable word: all were left out ({kinds}){hint}")
-    examples = {k: sample(v) for k, v in left_out.items()}
-    if folded:
-        examples[FOLDED_ACCENTS] = [f"{k}→{v}" for k, v in sample(list(folded.items()))]
-    report = IngestReport(
-        accepted=len(accepted),
-        left_out={k: len(v) for k, v in left_out.items()},
-        examples=examples,
-        encoding=encoding,
-        warnings=tuple(warnings),
-        folded=len(folded),
-        notes=tuple(notes),
-        options=options.as_dict(),
-    )
-    if in_order is None or len(in_order) != len(accepted):
-        in_order = sorted(accepted)
-    return WordList(words=tuple(in_order), source=source, report=report)
+    sorter.settle_capitalised()
+    return sorter.word_list(source, encoding, warnings)
 
 
 def load(
@@ -467,10 +498,9 @@ def load(
     keep_capitalised: bool = False,
     fold_accents: bool = False,
     language: str = "",
-    keep_proper_nouns: bool = False,
 ) -> WordList:
     """Read and normalise a word-list file, or a built-in list named ``builtin:NAME``."""
-    options = IngestOptions(keep_capitalised or keep_proper_nouns, fold_accents, language)
+    options = IngestOptions(keep_capitalised, fold_accents, language)
     text = str(path)
     if text.startswith(BUILTIN_PREFIX):
         return load_builtin(text[len(BUILTIN_PREFIX) :], **options.as_dict())
@@ -490,7 +520,6 @@ def load_builtin(
     keep_capitalised: bool = False,
     fold_accents: bool = False,
     language: str = "",
-    keep_proper_nouns: bool = False,
 ) -> WordList:
     """A list that ghostdb's own install provides (see BUILTIN_LISTS)."""
     if name not in BUILTIN_LISTS:
@@ -502,7 +531,7 @@ def load_builtin(
     return normalise(
         sorted(raw),
         source=BUILTIN_PREFIX + name,
-        keep_capitalised=keep_capitalised or keep_proper_nouns,
+        keep_capitalised=keep_capitalised,
         fold_accents=fold_accents,
         language=language,
     )

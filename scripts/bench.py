@@ -11,7 +11,7 @@ The rows (the word list is ENABLE, ../shared/wordlists/enable1.txt, unless --wor
   side with the peer's, median of 3 pairs;
 - lookups through the Python API; `ghostdb lookup NAME gho` as a fresh process side by side
   with a bare Python process that imports SQLAlchemy and reads the same row with sqlite3;
-- Chopsticks under four rule sets and tic-tac-toe;
+- Chopsticks under four rule sets and tic-tac-toe; Connect Four 4 x 4 and 5 x 4;
 - Insert and Anagram Ghost, and Ghost for three players, on the word list;
 - Debian's wamerican-insane list (/usr/share/dict/american-english-insane);
 - whole plans, a comparison of two rule sets, self-play;
@@ -19,7 +19,8 @@ The rows (the word list is ENABLE, ../shared/wordlists/enable1.txt, unless --wor
 - `ghostdb solve --all` (six rule sets) with --jobs 1 and --jobs 2;
 - with --postgres URL, the Ghost solve and lookups on that server.
 
---quick leaves out the SuperDuperGhost rows, the variants, --jobs and the big list.
+--quick leaves out the SuperDuperGhost rows, the variants, Connect Four 5 x 4, --jobs and the
+big list.
 --scale adds a table of solve time and peak memory against positions for lists of growing
 size and draws it to scripts/figures/scaling.png (with matplotlib).  --all adds --scale and
 the benchmarks of scripts/bench_web.py (the web server): a hook that defines ``rows()``
@@ -470,6 +471,23 @@ def games(bench: Bench) -> list[Row]:
     return rows
 
 
+def connect_four(bench: Bench, quick: bool) -> list[Row]:
+    """Connect Four's boards: 4 x 4 always, 5 x 4 (about 4 million positions) unless quick."""
+    rows = []
+    for board, limit in (("4x4", 3.0), ("5x4", 60.0)):
+        label = f"Connect Four {board.replace('x', ' x ')}"
+        if quick and board != "4x4":
+            rows.append(Row(f"{label}: solve + persist", note="skipped (--quick)"))
+            continue
+        data, done = child(
+            "solve", bench.fresh_db(), "connectfour", f"connectfour/{board}", timeout=SOLVE_TIMEOUT
+        )
+        note = f"{data['positions']:,} positions; process {secs(done.seconds)}"
+        rows.append(at_most(f"{label}: solve + persist", data["seconds"], limit, secs, note))
+        rows.append(at_most(f"{label}: peak memory", done.peak_mb, 3072, mb))
+    return rows
+
+
 def big_list(bench: Bench) -> list[Row]:
     """Ghost and SuperDuperGhost on the largest Debian list."""
     name = list_name(BIG_LIST)
@@ -655,12 +673,9 @@ def hooks() -> tuple[list[Row], str]:
 
 
 def rules_of(key: str) -> Any:
-    from ghostdb import ChopsticksRules, Rules, TicTacToeRules
+    from ghostdb.games.registry import parse_rules
 
-    for cls in (ChopsticksRules, TicTacToeRules):
-        if key.split("/")[0] == cls.game:
-            return cls.from_key(key)
-    return Rules.from_key(key)
+    return parse_rules(key)
 
 
 def task_ingest(db: str, path: str, name: str) -> dict[str, Any]:
@@ -840,6 +855,7 @@ def main() -> None:
             rows += measure("SuperDuperGhost, side by side", lambda: enable_duper(bench))
         rows += measure("lookups", lambda: lookups(bench))
         rows += measure("games", lambda: games(bench))
+        rows += measure("Connect Four", lambda: connect_four(bench, args.quick))
         if not args.quick:
             rows += measure("Insert, Anagram, 3 players", lambda: variants(bench))
         if args.quick:

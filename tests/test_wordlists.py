@@ -39,7 +39,7 @@ def test_mixed_case_list_leaves_out_proper_nouns_unless_kept(tmp_path: Path) -> 
     assert wl.words == ("cat", "dog")
     assert wl.report.left_out == {wordlists.LEFT_OUT_PROPER: 2}
     assert wl.report.examples[wordlists.LEFT_OUT_PROPER] == ["Paris", "NASA"]
-    kept = load_text(tmp_path, data, keep_proper_nouns=True)
+    kept = load_text(tmp_path, data, keep_capitalised=True)
     assert kept.words == ("cat", "dog", "nasa", "paris")
 
 

@@ -19,7 +19,7 @@ import typer
 
 from ghostdb.cli.group import fail
 from ghostdb.errors import GhostdbError
-from ghostdb.games.registry import all_options, rules_from_options
+from ghostdb.games.registry import STANDALONE, all_options, rules_from_options
 
 if TYPE_CHECKING:
     from ghostdb.games.base import Option, RuleSet
@@ -37,7 +37,8 @@ Json = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
 Name = Annotated[
     str,
     typer.Argument(
-        help="A dictionary (see `ghostdb dictionaries`) or a game: chopsticks, tictactoe."
+        help="A dictionary (see `ghostdb dictionaries`) or a game: "
+        f"{', '.join(sorted(STANDALONE))}."
     ),
 ]
 RuleOptions = dict[str, Any]

@@ -19,7 +19,7 @@ from ghostdb.cli.options import (
     rules_of,
     with_rule_options,
 )
-from ghostdb.games.registry import all_rule_sets, played_as
+from ghostdb.games.registry import all_rule_sets, played_as, standard_sets_help
 
 if TYPE_CHECKING:
     from ghostdb.games.base import RuleSet
@@ -36,9 +36,8 @@ def solve(
         bool,
         typer.Option(
             "--all",
-            help="Solve every standard rule set: for Ghost, ghost, super and superduper with "
-            "words of 3+ and of 4+ letters (misère with --misere); for Chopsticks, with and "
-            "without rollover and transfers.",
+            help="Solve every standard rule set of the game (misère ones with --misere): "
+            + standard_sets_help(),
         ),
     ] = False,
     force: Annotated[bool, typer.Option(help="Solve again even if already solved.")] = False,

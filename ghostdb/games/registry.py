@@ -100,6 +100,16 @@ def all_rule_sets(name: str, misere: bool = False) -> list[RuleSet]:
     return played_as(name).standard_rule_sets(misere)
 
 
+def standard_sets_help() -> str:
+    """What ``solve --all`` solves, game by game: "Ghost: ghost/3, ghost/4, ...; ..."."""
+    return (
+        "; ".join(
+            f"{game.title}: {', '.join(r.key for r in game.standard_rule_sets())}" for game in GAMES
+        )
+        + "."
+    )
+
+
 def describe_games(published: Iterable[Any] = ()) -> list[dict[str, Any]]:
     """Every game with its declaration: name, title, rule options, capabilities, how the
     page draws it and how to play; and, from ``published`` solution rows (``game``,

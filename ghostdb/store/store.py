@@ -157,13 +157,12 @@ class Store:
         keep_capitalised: bool = False,
         fold_accents: bool = False,
         language: str = "",
-        keep_proper_nouns: bool = False,
         replace: bool = False,
     ) -> IngestResult:
         """Read, normalise and store a word list (a file, or ``builtin:web2``).
 
-        The options are those of `wordlists.normalise` (``keep_proper_nouns`` is the older
-        name of ``keep_capitalised``) and are stored in the dictionary's report.  Raises
+        The options are those of `wordlists.normalise` and are stored in the dictionary's
+        report.  Raises
         WordListError for an unreadable or empty list and NameConflict when ``name`` holds
         different words (unless ``replace``, which also drops its solutions).  Identical
         content already stored is a no-op.
@@ -172,7 +171,7 @@ class Store:
 
         word_list = wordlists.load(
             path,
-            keep_capitalised=keep_capitalised or keep_proper_nouns,
+            keep_capitalised=keep_capitalised,
             fold_accents=fold_accents,
             language=language,
         )
