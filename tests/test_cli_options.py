@@ -82,3 +82,19 @@ def test_play_chooses_the_players_rule_from_its_list_of_seats(five: Path) -> Non
     for command in ("play", "selfplay"):
         code, _, err = run(command, "five", "--players", "random,random,random", db=five)
         assert code == 1 and "--players 3" in err, err
+
+
+def test_compare_takes_every_rule_option_again_for_its_second_side() -> None:
+    group = typer.main.get_command(app)
+    flags = {flag for param in group.commands["compare"].params for flag in param.opts}  # type: ignore[attr-defined]
+    flags |= {
+        flag
+        for param in group.commands["compare"].params
+        for flag in getattr(param, "secondary_opts", ())
+    }
+    for game in GAMES:
+        for option in game.options:
+            vs = "--vs-" + option.flag.removeprefix("--")
+            assert vs in flags, (game.name, option)
+            if option.type is bool:
+                assert "--vs-" + option.opposite_flag.removeprefix("--") in flags, option

@@ -793,3 +793,63 @@ def test_a_broken_database_answers_503_not_a_traceback(small_web_db: Path, tmp_p
         ):
             message = error_of(c, url, 503)
             assert message.startswith("the database did not answer: no such table")
+
+
+def other_rules(game: Any) -> dict[str, Any]:
+    """One rule option of ``game`` set away from its default, by name: a second rule set
+    to compare with ({} for a game with no options: it is compared with itself).  A bool
+    option first, else the last int one (Connect Four's height: 4 x 5 is the smaller of
+    the two boards one step up)."""
+    for option in game.options:
+        if option.type is bool:
+            return {option.name: not option.default}
+    for option in reversed(game.options):
+        if option.type is int and option.name != "players":
+            return {option.name: option.default + 1}
+    return {}
+
+
+def vs_words(option: Any, value: Any) -> list[str]:
+    """The command-line words that give ``value`` to compare's second side."""
+    if option.type is bool:
+        flag = option.flag if value != option.default else option.opposite_flag
+        return ["--vs-" + flag.removeprefix("--")]
+    return ["--vs-" + option.flag.removeprefix("--"), str(value)]
+
+
+@pytest.mark.parametrize("game", registry.GAMES, ids=lambda g: g.name)
+def test_every_game_compares_two_of_its_rule_sets_on_the_cli_and_the_api(
+    tmp_path: Path, game: Any
+) -> None:
+    """compare's second side takes every game's options (--vs-… and vs_…), so Connect
+    Four compares board sizes as Ghost compares minimum lengths."""
+    other = other_rules(game)
+    name = "five" if game.word_game else game.name
+    db = tmp_path / "ghost.db"
+    cli: list[str] = []
+    query = ""
+    with open_store(str(db)) as store:
+        store.ingest(OWN_WORDLISTS / "five.txt")
+        left, right = store.rules_for(name), store.rules_for(name, **other)
+        store.solve(name, left)
+        store.solve(name, right)
+        for option_name, value in other.items():
+            cli += vs_words(registry.all_options()[option_name], value)
+            query += f"&vs_{option_name}={str(value).lower()}"
+        code, out, err = run("compare", name, *cli, "--json", db=db)
+        if not other:  # one rule set: nothing to compare, said in one line, on both
+            assert (
+                code == 1
+                and err
+                == f"error: nothing to compare: give a second name, or {name} has one rule set\n"
+            )
+            with TestClient(create_app(store)) as client:
+                refused = client.get(f"/api/compare?a={name}")
+            assert refused.status_code == 400 and "nothing to compare" in refused.text
+            return
+        assert code == 0, err
+        found = json.loads(out)
+        with TestClient(create_app(store)) as client:
+            answer = get(client, f"/api/compare?a={name}{query}")
+    assert [found["a"]["rules"], found["b"]["rules"]] == [left.key, right.key] != [left.key] * 2
+    assert answer == found

@@ -45,6 +45,10 @@ RuleOptions = dict[str, Any]
 """The rule options given to a command, by name (None: not given); see `with_rule_options`."""
 RULE_OPTIONS = "rule_options"
 """The keyword-only parameter through which a command receives its `RuleOptions`."""
+VS_OPTIONS = "vs_options"
+"""The keyword-only parameter through which `compare` receives the second side's rule
+options: every rule option again as ``--vs-…`` (``--vs-min-length``, ``--vs-width``)."""
+VS_PREFIX = "vs_"
 
 
 def with_rule_options(fn: Callable[..., None]) -> RuleCommand:
@@ -60,7 +64,9 @@ class RuleCommand:
     short form, range, choices and help, and the function receives the options given as
     one dict, ready for `rules_of`.  A parameter of the function's own with a rule
     option's name (``play --players``, a list of seats) takes that option's place: the
-    function supplies its value itself.
+    function supplies its value itself.  A second parameter ``vs_options: RuleOptions``
+    (`compare`) gets every rule option again for a second rule set, as ``--vs-FLAG``
+    (a bool one as ``--vs-FLAG/--vs-OPPOSITE``).
 
     The signature is made when Typer first reads it, which `LazyTyper` defers until the
     command is looked up: a start-up pays nothing for the commands it does not run.
@@ -89,12 +95,22 @@ class RuleCommand:
         for parameter in own.parameters.values():
             if parameter.name == RULE_OPTIONS:
                 parameters.extend(_parameter(o) for o in self.options.values())
+            elif parameter.name == VS_OPTIONS:
+                parameters.extend(_vs_parameter(o) for o in all_options().values())
             else:
                 parameters.append(parameter)
         return own.replace(parameters=parameters)
 
+    @cached_property
+    def takes_vs(self) -> bool:
+        return VS_OPTIONS in inspect.signature(self.fn).parameters
+
     def __call__(self, **given: Any) -> None:
         options = {name: _value(o, given.pop(name)) for name, o in self.options.items()}
+        if self.takes_vs:
+            given[VS_OPTIONS] = {
+                name: _vs_value(o, given.pop(VS_PREFIX + name)) for name, o in all_options().items()
+            }
         self.fn(**given, rule_options=options)
 
 
@@ -120,6 +136,35 @@ def _parameter(option: Option) -> inspect.Parameter:
     return inspect.Parameter(
         option.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation
     )
+
+
+def _vs_parameter(option: Option) -> inspect.Parameter:
+    """The second side's command-line option of a rule option (see `RuleCommand`)."""
+    flag = "--vs-" + option.flag.removeprefix("--")
+    game, _, what = option.help.removesuffix(".").rpartition(": ")
+    what = f"{what[0].lower()}{what[1:]}" if game else what  # "Ghost: shortest word ..."
+    help_text = f"Second side: {what} [default: the first side's]."
+    if option.type is bool:
+        opposite = "--vs-" + option.opposite_flag.removeprefix("--")
+        info = typer.Option(f"{flag}/{opposite}", help=help_text)
+        annotation: Any = Annotated[bool | None, info]
+    elif option.choices:
+        info = typer.Option(flag, case_sensitive=False, help=help_text)
+        annotation = Annotated[choices_of(option) | None, info]
+    else:
+        info = typer.Option(flag, min=option.low, max=option.high, help=help_text)
+        annotation = Annotated[option.type | None, info]
+    return inspect.Parameter(
+        VS_PREFIX + option.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation
+    )
+
+
+def _vs_value(option: Option, value: Any) -> Any:
+    """A parsed second-side option as the registry takes it: a bool flag given sets the
+    value its flag names (``--vs-no-transfers``: False), its opposite the default."""
+    if option.type is bool and value is not None:
+        return (not option.default) if value else option.default
+    return getattr(value, "value", value)
 
 
 @cache

@@ -12,11 +12,9 @@ from ghostdb.cli.options import (
     Json,
     Name,
     RuleOptions,
-    choices_of,
     rules_of,
     with_rule_options,
 )
-from ghostdb.games.registry import all_options
 
 
 @app.command()
@@ -26,37 +24,20 @@ def compare(
     b: Annotated[str | None, typer.Argument(help="Second dictionary [default: the first].")] = None,
     *,
     rule_options: RuleOptions,
-    vs_min_length: Annotated[
-        int | None, typer.Option("--vs-min-length", min=1, help="Second side's minimum length.")
-    ] = None,
-    vs_rules: Annotated[
-        choices_of(all_options()["variant"]) | None,  # type: ignore[valid-type]
-        typer.Option("--vs-rules", case_sensitive=False, help="Second side's variant."),
-    ] = None,
-    vs_players: Annotated[
-        int | None, typer.Option("--vs-players", min=2, max=8, help="Second side's players.")
-    ] = None,
-    vs_misere: Annotated[
-        bool | None, typer.Option("--vs-misere/--vs-normal", help="Second side's misère.")
-    ] = None,
+    vs_options: RuleOptions,
     examples: Annotated[int, typer.Option(min=0, help="Examples of each difference.")] = 10,
     json: Json = False,
     db: DbOption = None,
 ) -> None:
-    """Two solutions side by side (two dictionaries, or one under two rule sets), and
-    where they disagree."""
+    """Two solutions side by side (two dictionaries, or one under two rule sets: the
+    --vs-… options), and where they disagree."""
     from ghostdb.text.common import to_json
     from ghostdb.text.reports import comparison
 
     left = rules_of(a, rule_options)
     # The second side: the same options but those its own --vs-* options replace.
-    theirs = {
-        "variant": None if vs_rules is None else vs_rules.value,
-        "min_length": vs_min_length,
-        "players": vs_players,
-        "misere": vs_misere,
-    }
-    right = rules_of(b or a, {**rule_options, **{k: v for k, v in theirs.items() if v is not None}})
+    theirs = {name: value for name, value in vs_options.items() if value is not None}
+    right = rules_of(b or a, {**rule_options, **theirs})
     with store_for(db) as store:
         found = store.compare(a, b, left, right, examples=examples)
     emit(to_json(found.as_dict()) if json else comparison(found))

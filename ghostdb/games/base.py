@@ -58,6 +58,17 @@ class Option:
     """The values a str option takes (a Ghost variant)."""
     short: str | None = None
     """A one-letter alias of the flag, e.g. ``-m``."""
+    opposite: str | None = None
+    """A bool option's flag back to its default (``--normal`` for ``--misere``); by default
+    the flag with ``--no-`` added or taken away."""
+
+    @property
+    def opposite_flag(self) -> str:
+        """The flag that sets a bool option back to its default."""
+        if self.opposite:
+            return self.opposite
+        bare = self.flag.removeprefix("--")
+        return f"--{bare.removeprefix('no-')}" if bare.startswith("no-") else f"--no-{bare}"
 
     def check(self, value: Any) -> Any:
         """The value as the rule set stores it; raise BadMove naming the flag and its range."""

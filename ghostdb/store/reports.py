@@ -67,10 +67,13 @@ def compare(
     rules = checked_rules(a, rules)
     vs_rules = checked_rules(b, vs_rules or rules)
     if (a, rules) == (b, vs_rules):
-        raise BadMove(
-            "nothing to compare: give a second dictionary, or other rules with "
-            "--vs-min-length, --vs-rules or --vs-misere"
+        options = g.played_as(a).options
+        other = (
+            f"other rules with {', '.join('--vs-' + o.flag.removeprefix('--') for o in options)}"
+            if options
+            else f"{a} has one rule set"
         )
+        raise BadMove(f"nothing to compare: give a second name, or {other}")
     left_solution, right_solution = store.solution(a, rules), store.solution(b, vs_rules)
     left, sa = summary(left_solution)
     right, sb = summary(right_solution)

@@ -114,12 +114,18 @@ rule_options.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
 RuleOptions = Annotated[dict[str, Any], Depends(rule_options)]
 
 
-async def vs_options(
-    vs_rules: Annotated[str | None, Query(max_length=40, description="b's rules.")] = None,
-    vs_min_length: Annotated[int | None, Query(ge=1, le=MAX_TEXT)] = None,
-    vs_misere: Annotated[bool | None, Query()] = None,
-) -> dict[str, Any]:
-    return {"rules": vs_rules, "min_length": vs_min_length, "misere": vs_misere}
+async def vs_options(**given: Any) -> dict[str, Any]:
+    """Compare's second side: every rule parameter again as ``vs_NAME``, by plain name."""
+    return {name.removeprefix("vs_"): value for name, value in given.items()}
+
+
+vs_options.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    [
+        parameter.replace(name=f"vs_{parameter.name}")
+        for parameter in rule_options.__signature__.parameters.values()  # type: ignore[attr-defined]
+    ],
+    return_annotation=dict[str, Any],
+)
 
 
 # -- responses -----------------------------------------------------------------------------

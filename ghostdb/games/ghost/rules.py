@@ -115,7 +115,9 @@ OPTIONS = (
         MAX_MIN_LENGTH,
         short="-m",
     ),
-    Option("misere", "--misere", bool, False, "Ghost: completing a word wins."),
+    Option(
+        "misere", "--misere", bool, False, "Ghost: completing a word wins.", opposite="--normal"
+    ),
     Option("players", "--players", int, 2, "Ghost: seats, moving in turn.", 2, MAX_PLAYERS),
 )
 """Ghost's rule options, as every surface offers them."""
