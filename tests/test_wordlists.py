@@ -261,7 +261,7 @@ def test_language_tag_is_checked(tmp_path: Path) -> None:
 def test_cli_records_options_and_shows_them(tmp_path: Path) -> None:
     db = tmp_path / "ghost.db"
     path = OWN_WORDLISTS / "deutsch.txt"
-    code, out, err = run("ingest", str(path), "--keep-proper-nouns", "--language", "de", db=db)
+    code, out, err = run("ingest", str(path), "--keep-capitalised", "--language", "de", db=db)
     assert code == 0 and err == ""
     assert "options: --keep-capitalised --language de" in out
     code, out, _ = run("dictionaries", db=db)

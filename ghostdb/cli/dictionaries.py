@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from ghostdb.cli.group import app, emit, store_for
+from ghostdb.cli.group import app, emit, remember, store_for
 from ghostdb.cli.options import DbOption, Json
 
 
@@ -20,9 +20,8 @@ def ingest(
         bool,
         typer.Option(
             "--keep-capitalised",
-            "--keep-proper-nouns",
             help="Keep the capitalised words of a mixed-case list, in lower case (German "
-            "nouns; otherwise names and acronyms).  --keep-proper-nouns is its older name.",
+            "nouns; otherwise names and acronyms).",
         ),
     ] = False,
     fold_accents: Annotated[
@@ -38,17 +37,19 @@ def ingest(
     db: DbOption = None,
 ) -> None:
     """Read, normalise and store a word list."""
+    from ghostdb import wordlists
+    from ghostdb.store.dictionaries import check_name
     from ghostdb.text.reports import ingest_report
 
+    # The list is read and the name checked before the database is opened: a command
+    # that fails creates no database file.
+    word_list = wordlists.load(
+        path, keep_capitalised=keep_capitalised, fold_accents=fold_accents, language=language
+    )
+    name = name or wordlists.default_name(path)
+    check_name(name)
     with store_for(db, create=True) as store:
-        result = store.ingest(
-            path,
-            name=name,
-            keep_capitalised=keep_capitalised,
-            fold_accents=fold_accents,
-            language=language,
-            replace=replace,
-        )
+        result = store.ingest_words(word_list, name=name, replace=replace)
     emit(result.message)
     if result.action != "unchanged":
         emit(ingest_report(result.report))
@@ -69,10 +70,17 @@ def list_dictionaries(db: DbOption = None, json: Json = False) -> None:
 
 @app.command("games")
 def list_games(db: DbOption = None, json: Json = False) -> None:
-    """List the games, their rule options and what is solved."""
+    """List the games, their rule options and what is solved (with no database yet:
+    the games, nothing solved)."""
+    from ghostdb.games.registry import describe_games
+    from ghostdb.store.db import sqlite_path
     from ghostdb.text import reports
     from ghostdb.text.common import to_json
 
-    with store_for(db) as store:
-        items = store.games()
+    path = sqlite_path(remember(db))
+    if path is not None and not path.exists():
+        items = describe_games()
+    else:
+        with store_for(db) as store:
+            items = store.games()
     emit(to_json(items) if json else reports.games(items))

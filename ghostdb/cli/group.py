@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Iterator, MutableMapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, NoReturn, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from typer.core import TyperGroup
@@ -167,10 +167,35 @@ app = LazyTyper(
     cls=GhostdbGroup,
     help="A persistent solution store for the word game Ghost and other finite games.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion (bash, zsh, fish)
+    context_settings={"help_option_names": ["-h", "--help"]},  # every command inherits it
     pretty_exceptions_show_locals=False,
     rich_markup_mode=None,  # rich markup would eat every "[default: …]" in the help texts
 )
+
+
+def _show_version(shown: bool) -> None:
+    if shown:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("ghostdb")
+        except PackageNotFoundError:  # run from a source tree that is not installed
+            from ghostdb import __version__ as found
+        typer.echo(f"ghostdb {found}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """A persistent solution store for the word game Ghost and other finite games."""
 
 
 def fail(message: str) -> NoReturn:

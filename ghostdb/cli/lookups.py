@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from ghostdb.cli.group import app, emit, store_for
+from ghostdb.cli.group import app, emit, fail, store_for
 from ghostdb.cli.options import DbOption, Json, Name, RuleOptions, rules_of, with_rule_options
 
 
@@ -96,6 +96,9 @@ def strategy(
     fmt: Annotated[
         PlanFormat, typer.Option("--format", "-f", help="words, tree, json or dot (Graphviz).")
     ] = PlanFormat.words,
+    json: Annotated[
+        bool, typer.Option("--json", help="Print JSON for scripts (--format json).")
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """A player's best plan: the fewest words to memorise to never lose (or, where the
@@ -103,6 +106,10 @@ def strategy(
     from ghostdb.text import plans
     from ghostdb.text.common import to_json
 
+    if json:
+        if fmt not in (PlanFormat.words, PlanFormat.json):
+            fail(f"--json and --format {fmt.value} are two formats: give one")
+        fmt = PlanFormat.json
     chosen = rules_of(name, rule_options)
     with store_for(db) as store:
         plan = store.solution(name, chosen).strategy(player, start)

@@ -24,4 +24,28 @@ def serve(
     except ModuleNotFoundError as exc:
         fail(f"the web server needs {exc.name}: install ghostdb[web]")
     with store_for(db) as store:
+        check_can_listen(host, port)
         web.serve(store, host, port)
+
+
+def check_can_listen(host: str, port: int) -> None:
+    """Fail in one line, before anything is printed, where the server could not listen
+    (the port is taken, the address is not this machine's), rather than after uvicorn
+    has started and logged the error its own way."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        fail(f"cannot listen on {host}: {exc.strerror}: give --host an address of this machine")
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            shown = f"[{host}]" if ":" in host else host
+            fail(
+                f"cannot listen on {shown}:{port}: {exc.strerror or exc}: stop what uses the "
+                "port or give another with --port"
+            )

@@ -101,10 +101,10 @@ def all_rule_sets(name: str, misere: bool = False) -> list[RuleSet]:
 
 
 def standard_sets_help() -> str:
-    """What ``solve --all`` solves, game by game: "Ghost: ghost/3, ghost/4, ...; ..."."""
+    """What ``solve --all`` solves, game by game: "ghost: ghost/3, ghost/4, ...; ..."."""
     return (
         "; ".join(
-            f"{game.title}: {', '.join(r.key for r in game.standard_rule_sets())}" for game in GAMES
+            f"{game.name}: {', '.join(r.key for r in game.standard_rule_sets())}" for game in GAMES
         )
         + "."
     )

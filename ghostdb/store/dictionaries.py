@@ -26,10 +26,16 @@ NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
 
 def check_name(name: str) -> None:
+    """Refuse a name a dictionary cannot have: not of `NAME_RE`'s form, or a game's."""
     if not NAME_RE.match(name):
         raise WordListError(
             f"{name!r} is not a usable dictionary name: use letters, digits, '.', '_' or '-' "
             "(give one with --name)"
+        )
+    if name in g.STANDALONE:
+        raise NameConflict(
+            f"{name!r} is the name of a game, which shares the namespace of dictionaries: "
+            "choose another --name"
         )
 
 
@@ -48,11 +54,6 @@ def ingest_words(
     from ghostdb.reports import IngestResult
 
     check_name(name)
-    if name in g.STANDALONE:
-        raise NameConflict(
-            f"{name!r} is the name of a game, which shares the namespace of dictionaries: "
-            "choose another --name"
-        )
     values = {
         "source": word_list.source,
         "sha256": word_list.sha256,

@@ -1,0 +1,135 @@
+"""The command line behaves as the tools its users know: --version, -h, shell completion,
+`games` with no database, --json on strategy, no file left by a failed ingest, and
+`serve` on a port it cannot have refused in one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import OWN_WORDLISTS, run
+
+import ghostdb
+from ghostdb.games.registry import GAMES
+
+BIN = Path(sys.executable).parent / "ghostdb"
+
+
+def ghostdb_cli(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    """The installed command as a user runs it, in ``cwd`` (where ./ghost.db would be)."""
+    environ = {k: v for k, v in os.environ.items() if k not in ("GHOSTDB_URL", "GHOSTDB_DEBUG")}
+    return subprocess.run(
+        [str(BIN), *args],
+        cwd=cwd,
+        env={**environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_version(tmp_path: Path) -> None:
+    done = ghostdb_cli("--version", cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        f"ghostdb {ghostdb.__version__}\n",
+        "",
+    )
+
+
+@pytest.mark.parametrize("where", [[], ["lookup"], ["db"], ["db", "current"]])
+def test_dash_h_is_help_everywhere(tmp_path: Path, where: list[str]) -> None:
+    short, long = (
+        ghostdb_cli(*where, "-h", cwd=tmp_path),
+        ghostdb_cli(*where, "--help", cwd=tmp_path),
+    )
+    assert short.returncode == long.returncode == 0, short.stderr
+    assert short.stdout == long.stdout and short.stdout.startswith("Usage: ghostdb")
+
+
+def test_shell_completion_completes_commands_and_options(tmp_path: Path) -> None:
+    for shell in ("bash", "zsh", "fish"):
+        shown = ghostdb_cli("--show-completion", shell, cwd=tmp_path)
+        assert shown.returncode == 0 and "_GHOSTDB_COMPLETE" in shown.stdout, (shell, shown.stderr)
+    words = ghostdb_cli(
+        cwd=tmp_path,
+        env={"_GHOSTDB_COMPLETE": "complete_bash", "COMP_WORDS": "ghostdb lo", "COMP_CWORD": "1"},
+    )
+    assert words.stdout.split() == ["lookup"]
+    flags = ghostdb_cli(
+        cwd=tmp_path,
+        env={
+            "_GHOSTDB_COMPLETE": "complete_bash",
+            "COMP_WORDS": "ghostdb solve --wi",
+            "COMP_CWORD": "2",
+        },
+    )
+    assert flags.stdout.split() == ["--width"]
+
+
+def test_games_lists_the_games_with_no_database_and_creates_none(tmp_path: Path) -> None:
+    done = ghostdb_cli("games", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert [g["game"] for g in json.loads(done.stdout)] == [game.name for game in GAMES]
+    assert all(g["solved"] == [] for g in json.loads(done.stdout))
+    text = ghostdb_cli("games", cwd=tmp_path)
+    assert text.returncode == 0 and all(game.name in text.stdout for game in GAMES)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("content", "extra", "message"),
+    [
+        (None, [], "error: no such file: 'missing.txt': check the path\n"),
+        (b"\x00\x01\x02", [], None),
+        (b"", [], "error: empty.txt holds no words: give a list with one word a line\n"),
+        (b"cat\ndog\n", ["--name", "chopsticks"], None),
+        (b"cat\ndog\n", ["--name", "no/slash"], None),
+    ],
+    ids=["missing", "binary", "empty", "a-game's-name", "bad-name"],
+)
+def test_a_failed_ingest_is_one_line_and_creates_no_database(
+    tmp_path: Path, content: bytes | None, extra: list[str], message: str | None
+) -> None:
+    name = {None: "missing.txt", b"": "empty.txt"}.get(content, "list.txt")  # type: ignore[arg-type]
+    if content is not None:
+        (tmp_path / name).write_bytes(content)
+    before = sorted(tmp_path.iterdir())
+    done = ghostdb_cli("ingest", name, *extra, cwd=tmp_path)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1, done.stderr
+    if message is not None:
+        assert done.stderr == message
+    assert sorted(tmp_path.iterdir()) == before  # no ghost.db, no journal
+
+
+def test_strategy_takes_json_as_every_command_does(five: Path) -> None:
+    code, out, err = run("strategy", "five", "--json", db=five)
+    assert code == 0, err
+    assert json.loads(out) == json.loads(run("strategy", "five", "--format", "json", db=five)[1])
+    code, out, err = run("strategy", "five", "--json", "--format", "tree", db=five)
+    assert (code, out) == (1, "")
+    assert err == "error: --json and --format tree are two formats: give one\n"
+
+
+def test_serve_on_a_port_in_use_fails_in_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "ghost.db"
+    assert run("ingest", str(OWN_WORDLISTS / "five.txt"), db=db)[0] == 0
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = ghostdb_cli("serve", "--db", str(db), "--port", str(port), cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        f"error: cannot listen on 127.0.0.1:{port}: Address already in use: stop what uses "
+        "the port or give another with --port\n"
+    )
