@@ -240,12 +240,12 @@ def test_strategy_is_the_clis_json(
         ("/api/enable1/position?rules=super", 404, "not solved for SuperGhost"),
         ("/api/enable1/position?min_length=5", 404, "not solved"),
         ("/api/chopsticks/position?fingers=4", 404, "not solved"),
-        ("/api/enable1/position?fragment=ghx", 404, "begins no word"),
-        ("/api/enable1/move?fragment=ghost", 404, "finished game"),
+        ("/api/enable1/position?fragment=ghx", 400, "begins no word"),
+        ("/api/enable1/move?fragment=ghost", 400, "finished game"),
         ("/api/tictactoe/position?fragment=xxxxxxxxx", 400, "cannot arise"),
-        ("/api/enable1/line?fragment=qz", 404, "begins no word"),
-        ("/api/enable1/strategy?fragment=ghostly", 404, "cannot arise"),
-        ("/api/enable1/strategy?fragment=ghostx", 404, "begins no word"),
+        ("/api/enable1/line?fragment=qz", 400, "begins no word"),
+        ("/api/enable1/strategy?fragment=ghostly", 400, "cannot arise"),
+        ("/api/enable1/strategy?fragment=ghostx", 400, "begins no word"),
         ("/api/chopsticks/strategy", 400, "word-game notion"),
         ("/api/nope/report", 404, "no dictionary named 'nope'"),
         ("/api/compare?a=enable1&b=nope", 404, "no dictionary named 'nope'"),
@@ -664,7 +664,7 @@ def test_serve_answers_many_requests_at_once_and_stops_on_ctrl_c(
                 continue
             fragment, min_length = re.findall(r"fragment=(\w*)&min_length=(\d)", url)[0]
             if fragment == "ghx":
-                assert answer[0] == 404
+                assert answer[0] == 400
             else:
                 expected = web_store.lookup("enable1", fragment, Rules(min_length=int(min_length)))
                 assert answer == expected.as_dict()

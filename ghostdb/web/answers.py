@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from ghostdb.errors import DatabaseError, GhostdbError
+from ghostdb.errors import DatabaseError, DeadFragment, GhostdbError
 from ghostdb.games.base import RuleSet
 from ghostdb.play.engine import choose, parse_players
 from ghostdb.store import Store
@@ -100,12 +100,13 @@ def dumps(data: Any) -> bytes:
 
 
 def error_body(exc: Exception) -> tuple[int, dict[str, str]]:
-    """The status and body for a library error (404 for what is not there, the lookup
-    errors; 400 for the rest) or a database error (503)."""
+    """The status and body for a library error (404 for a name or rule set that is not
+    stored; 400 for a bad request, a position that does not exist included) or a
+    database error (503)."""
     if not isinstance(exc, GhostdbError):
         reason = (str(getattr(exc, "orig", None) or exc).splitlines() or ["unknown"])[0]
         return 503, {"error": f"the database did not answer: {reason}"}
-    if isinstance(exc, LookupError):
+    if isinstance(exc, LookupError) and not isinstance(exc, DeadFragment):
         status = 404
     elif isinstance(exc, DatabaseError):
         status = 503

@@ -40,8 +40,12 @@ PAGE_HEADERS = {
 }
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorBody, "description": "Bad input: the library's one-line message."},
-    404: {"model": ErrorBody, "description": "Unknown name, unsolved rule set, dead fragment."},
+    400: {
+        "model": ErrorBody,
+        "description": "Bad input, a position that does not exist included: the library's "
+        "one-line message.",
+    },
+    404: {"model": ErrorBody, "description": "Unknown name, unsolved rule set."},
     422: {"model": ErrorBody, "description": "A parameter out of range or of the wrong type."},
 }
 

@@ -213,7 +213,7 @@ async function advance(play, by, gen = game.generation) {
   try {
     next = await lookup(play.fragment);
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 404) throw error;
+    if (!(error instanceof ApiError) || error.status !== 400) throw error;
     next = { fragment: play.fragment, final: true, plays: [], winner: null, game_length: 0,
       ending: error.message };
   }
