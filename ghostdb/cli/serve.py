@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 import typer
 
 from ghostdb.cli.group import app, fail, store_for
 from ghostdb.cli.options import DbOption
+
+ORIGIN = re.compile(
+    r"^(\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?|https?://\[[0-9A-Fa-f:]+\](:[0-9]{1,5})?)$"
+)
 
 
 @app.command()
@@ -17,15 +22,29 @@ def serve(
         str, typer.Option(help="Address to listen on; anything but localhost is warned about.")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    cors: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--cors",
+            metavar="ORIGIN",
+            help="Let pages of this origin read the API (e.g. https://example.org; * for "
+            "any; repeat for more) [default: none].",
+        ),
+    ] = None,
 ) -> None:
     """Serve the JSON API and the web page (read-only; needs ghostdb[web]); Ctrl-C stops."""
     try:
         from ghostdb import web  # FastAPI and uvicorn: only this command pays for them
     except ModuleNotFoundError as exc:
         fail(f"the web server needs {exc.name}: install ghostdb[web]")
+    for origin in cors or ():
+        if not ORIGIN.match(origin):
+            fail(
+                f"--cors {origin}: an origin is * or scheme://host[:port], e.g. https://example.org"
+            )
     with store_for(db) as store:
         check_can_listen(host, port)
-        web.serve(store, host, port)
+        web.serve(store, host, port, cors or ())
 
 
 def check_can_listen(host: str, port: int) -> None:

@@ -352,6 +352,15 @@ def all_published(conn: Connection) -> Sequence[Row[Any]]:
     return conn.execute(stmt).all()
 
 
+def publication_state(conn: Connection) -> str:
+    """A token that changes whenever what the store publishes changes: a solution
+    published or superseded (ids are never reused), a dictionary added or replaced."""
+    published = conn.execute(select(func.max(solutions.c.id), func.count()).where(PUBLISHED))
+    lists = conn.execute(select(func.max(dictionaries.c.ingested_at), func.count()))
+    (top, count), (latest, words) = published.one(), lists.one()
+    return f"{top or 0}.{count}.{words}.{latest or ''}"
+
+
 # -- reads on the raw driver connection --------------------------------------------------
 
 

@@ -251,6 +251,12 @@ class Store:
             published = q.all_published(conn)
         return g.describe_games(published)
 
+    def publication_state(self) -> str:
+        """A token that changes whenever what is published changes (a solve published,
+        a dictionary added or replaced): what a cache of answers is valid for."""
+        with self.engine.connect() as conn:
+            return q.publication_state(conn)
+
     def catalogue(self) -> list[dict[str, Any]]:
         """Every stored dictionary and solved game with its published rule sets."""
         from ghostdb.store import reports

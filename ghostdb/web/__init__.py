@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ghostdb.store import Store
@@ -23,12 +24,14 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 __all__ = ["create_app", "serve", "server_config"]
 
 
-def server_config(store: Store, host: str = "127.0.0.1", port: int = 8000) -> uvicorn.Config:
+def server_config(
+    store: Store, host: str = "127.0.0.1", port: int = 8000, cors: Sequence[str] = ()
+) -> uvicorn.Config:
     """uvicorn's settings for serving ``store`` (the browser tests serve with these too)."""
     import uvicorn
 
     return uvicorn.Config(
-        create_app(store),
+        create_app(store, cors),
         host=host,
         port=port,
         log_level="warning",
@@ -38,7 +41,9 @@ def server_config(store: Store, host: str = "127.0.0.1", port: int = 8000) -> uv
     )
 
 
-def serve(store: Store, host: str = "127.0.0.1", port: int = 8000) -> None:
+def serve(
+    store: Store, host: str = "127.0.0.1", port: int = 8000, cors: Sequence[str] = ()
+) -> None:
     """Serve ``store`` until Ctrl-C (or SIGTERM); the caller closes the store."""
     import uvicorn
 
@@ -49,7 +54,7 @@ def serve(store: Store, host: str = "127.0.0.1", port: int = 8000) -> None:
         )
     shown = f"[{host}]" if ":" in host else host
     print(f"ghostdb: serving on http://{shown}:{port}/ (API docs at /docs; Ctrl-C stops)")
-    config = server_config(store, host, port)
+    config = server_config(store, host, port, cors)
     config.load()  # imports the protocol and loop modules now, before the freeze
     # The ~85,000 objects of start-up (FastAPI, Pydantic, the routes) live as long as the
     # server.  Frozen, the collector never walks them again; unfrozen, each full collection
