@@ -32,11 +32,11 @@ def serve(
         ),
     ] = None,
 ) -> None:
-    """Serve the JSON API and the web page (read-only; needs ghostdb[web]); Ctrl-C stops."""
+    """Serve the JSON API and the web page (read-only); Ctrl-C stops."""
     try:
         from ghostdb import web  # FastAPI and uvicorn: only this command pays for them
     except ModuleNotFoundError as exc:
-        fail(f"the web server needs {exc.name}: install ghostdb[web]")
+        fail(f"the web server needs {exc.name}, which this install lacks: pip install ghostdb")
     for origin in cors or ():
         if not ORIGIN.match(origin):
             fail(

@@ -1,4 +1,4 @@
-"""``ghostdb serve``: the JSON API and the web page (needs ``ghostdb[web]``).
+"""``ghostdb serve``: the JSON API and the web page.
 
 Only the ``serve`` command imports this package, so FastAPI and uvicorn cost the other
 commands nothing at start-up.
