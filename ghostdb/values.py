@@ -28,9 +28,15 @@ class Outcome(enum.Enum):
         return {Outcome.WIN: Outcome.LOSS, Outcome.LOSS: Outcome.WIN}.get(self, self)
 
 
-CATEGORY = {Outcome.LOSS: "win", Outcome.WIN: "lose", Outcome.TIE: "tie", Outcome.DRAW: "draw"}
-"""A move's category for the player who makes it, from the outcome of where it leads."""
-_PREFERENCE = {"win": 0, "tie": 1, "draw": 2, "lose": 3}
+CATEGORY = {Outcome.LOSS: "win", Outcome.WIN: "loss", Outcome.TIE: "tie", Outcome.DRAW: "draw"}
+"""A move's category: the outcome it brings the player who makes it, in the outcome words.
+
+Unlike the lichess tablebase API, whose category is the position's value for the side to
+move after the move, ghostdb states a move's value for the player who makes it: with more
+than two players (Ghost for N) the next player's value does not tell the mover's, and a
+move list read by the mover is read best first either way.  A play's ``outcome`` is the
+lichess-style value (for the player to move after it)."""
+_PREFERENCE = {"win": 0, "tie": 1, "draw": 2, "loss": 3}
 
 
 class Play(NamedTuple):
@@ -63,7 +69,7 @@ class Play(NamedTuple):
 
     @property
     def category(self) -> str:
-        """win / lose / tie / draw for the player who makes the move."""
+        """win / loss / tie / draw for the player who makes the move (see `CATEGORY`)."""
         return CATEGORY[self.outcome]
 
     def sort_key(self) -> tuple[int, int]:

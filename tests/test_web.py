@@ -122,9 +122,9 @@ def test_moves_are_listed_best_first(client: TestClient) -> None:
         "/api/chopsticks/position?fragment=13-24",
     ):
         pos = get(client, url)
-        ranks = [("win", "tie", "draw", "lose").index(p["category"]) for p in pos["plays"]]
+        ranks = [("win", "tie", "draw", "loss").index(p["category"]) for p in pos["plays"]]
         assert ranks == sorted(ranks), url
-        for category, sign in (("win", 1), ("tie", 1), ("lose", -1)):
+        for category, sign in (("win", 1), ("tie", 1), ("loss", -1)):
             lengths = [sign * p["game_length"] for p in pos["plays"] if p["category"] == category]
             assert lengths == sorted(lengths), url
         assert pos["plays"][0]["move"] == pos["best_move"], url
@@ -135,7 +135,7 @@ def test_plays_say_what_each_move_gets_the_mover(client: TestClient) -> None:
     assert pos["outcome"] == "win" and pos["winner"] == 1
     assert {p["move"]: p["category"] for p in pos["plays"]} == {"s": "win", "u": "win"}
     word = get(client, "/api/enable1/position?fragment=ghos")["plays"]
-    assert {p["move"]: (p["category"], p["final"]) for p in word} == {"t": ("lose", True)}
+    assert {p["move"]: (p["category"], p["final"]) for p in word} == {"t": ("loss", True)}
 
 
 def test_computer_moves(client: TestClient) -> None:

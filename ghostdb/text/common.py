@@ -46,7 +46,7 @@ def moves_left(n: int | None) -> str:
 
 
 VERBS = {Outcome.WIN: "wins", Outcome.LOSS: "loses", Outcome.TIE: "ties", Outcome.DRAW: "draws"}
-CATEGORY_VERBS = {"win": "wins", "lose": "loses", "tie": "ties", "draw": "draws"}
+CATEGORY_VERBS = {"win": "wins", "loss": "loses", "tie": "ties", "draw": "draws"}
 
 
 def mover(to_move: int | None) -> str:

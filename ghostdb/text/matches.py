@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ghostdb.games.registry import game_of
 from ghostdb.text.common import label, table
 from ghostdb.text.positions import plays_many, plays_table, position
+from ghostdb.values import Play
 
 if TYPE_CHECKING:
     from ghostdb.play.engine import Match, SelfPlay, Turn
@@ -33,7 +34,8 @@ def legal_moves(game: Match) -> str:
     plays = game.plays()
     if any(p.safe_seats is not None for p in plays):
         return plays_many(plays)
-    return plays_table(plays, game.to_move, "move", game.game.position_noun)
+    ranked = sorted(plays, key=Play.sort_key)  # best first, as lookups and the API list them
+    return plays_table(ranked, game.to_move, "move", game.game.position_noun)
 
 
 def game_result(game: Match) -> str:

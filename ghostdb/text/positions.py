@@ -50,7 +50,7 @@ def position(pos: Position, rules: Any) -> str:
         lines.append("not reachable: an earlier fragment is already a word")
     if pos.plays:
         lines.append("")
-        lines.append(plays_table(pos.plays, pos.to_move, "play", game.position_noun))
+        lines.append(plays_table(pos.ranked_plays(), pos.to_move, "play", game.position_noun))
     return "\n".join(lines)
 
 
@@ -66,7 +66,7 @@ def _many_players(pos: Position, title: str) -> str:
         "losing whatever the others do together)",
         f"safe moves for player {pos.to_move}: {safe_moves}",
         "",
-        plays_many(pos.plays),
+        plays_many(pos.ranked_plays()),
     ]
     return "\n".join(lines)
 
@@ -101,26 +101,27 @@ def plays_table(
 
 
 def openings(pos: Position, rules: Any) -> str:
-    """Each first move and what it brings the first player."""
+    """Each first move, best first, and what it brings player 0 (who moves first)."""
+    plays = pos.ranked_plays()
     if not game_named(pos.game).word_game:
-        # Games that can end in a tie or a draw: each move's result for the first player.
-        head = f"the first player {VERBS[pos.outcome]}"
+        # Games that can end in a tie or a draw: each move's result for player 0.
+        head = f"player 0 {VERBS[pos.outcome]}"
         if pos.outcome is Outcome.WIN:
             head += f", with {', '.join(p.move for p in pos.plays if p.wins)}"
-        rows = [(p.move, CATEGORY_VERBS[p.category], moves_left(p.game_length)) for p in pos.plays]
+        rows = [(p.move, CATEGORY_VERBS[p.category], moves_left(p.game_length)) for p in plays]
         return "\n".join(
             [
                 f"{pos.name}, {rules.describe()}: {head}",
                 "",
-                table(("first move", "for the first player", "then"), rows),
+                table(("first move", "for player 0", "then"), rows),
             ]
         )
     winners = [p.move for p in pos.plays if p.wins]
     if winners:
-        head = f"the first player wins, with {', '.join(winners)}"
+        head = f"player 0 wins, with {', '.join(winners)}"
     else:
-        head = "the first player loses: no first move wins"
-    rows = [(p.move, f"player {0 if p.wins else 1}", moves_left(p.game_length)) for p in pos.plays]
+        head = "player 0 loses: no first move wins"
+    rows = [(p.move, f"player {0 if p.wins else 1}", moves_left(p.game_length)) for p in plays]
     return "\n".join(
         [
             f"{pos.name}, {rules.describe()}: {head}",

@@ -164,7 +164,7 @@ def report(rows: Sequence[ReportRow], name: str) -> str:
             for r in rows
         ]
         return table(
-            ("rules", "first player", "length", "win", "loss", "tie", "draw", "positions"),
+            ("rules", "player 0", "length", "win", "loss", "tie", "draw", "positions"),
             body,
             right=(2, 3, 4, 5, 6, 7),
         )
@@ -199,8 +199,8 @@ def _word_game_report(rows: Sequence[ReportRow]) -> str:
         "rules",
         "shortest word",
         "winner",
-        "first player's plan",
-        "second player's plan",
+        "player 0's plan",
+        "player 1's plan",
         "fragments",
     )
     return table(headers, body, right=(1, 5))

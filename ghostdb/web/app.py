@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from ghostdb import __version__
-from ghostdb.errors import GhostdbError
+from ghostdb.errors import BadMove, GhostdbError
 from ghostdb.games.base import Option
 from ghostdb.store import Store
 from ghostdb.text.plans import opening_plan_dict
@@ -61,14 +61,30 @@ Name = Annotated[
         examples=["enable1", "chopsticks", "tictactoe"],
     ),
 ]
-Fragment = Annotated[
-    str,
-    Query(
-        max_length=MAX_TEXT,
-        description="The position's text key: a Ghost fragment ('' is the start).",
-        examples=["gho", "11-11", "x...o...."],
-    ),
-]
+
+
+async def position_parameter(
+    position: Annotated[
+        str | None,
+        Query(
+            max_length=MAX_TEXT,
+            description="The position in the game's notation: a Ghost fragment, Chopsticks "
+            "hands, a board ('' or absent: the start).",
+            examples=["gho", "11-11", "x...o...."],
+        ),
+    ] = None,
+    fragment: Annotated[
+        str | None,
+        Query(max_length=MAX_TEXT, description="Ghost's word for `position`: an alias."),
+    ] = None,
+) -> str:
+    """The position asked for, as ``position`` or its alias ``fragment``."""
+    if position is not None and fragment is not None:
+        raise BadMove("give the position once: as position or as its alias fragment")
+    return position if position is not None else (fragment or "")
+
+
+Fragment = Annotated[str, Depends(position_parameter)]
 
 
 RULES_PARAMETER = inspect.Parameter(
@@ -256,10 +272,10 @@ def add_play_routes(app: FastAPI, answers: Answers) -> None:
     """The two hot routes (the fast lane answers their plain requests first)."""
 
     @app.get("/api/{name}/position", response_model=PositionBody, responses=ERRORS, tags=["play"])
-    async def position(name: Name, options: RuleOptions, fragment: Fragment = "") -> Response:
+    async def position(name: Name, options: RuleOptions, fragment: Fragment) -> Response:
         """A stored position: its outcome for the player to move, game length, best move,
         and every legal move **best first** with its own value, length and category (for
-        the mover: win, lose, tie or draw). The same as ``ghostdb lookup NAME FRAGMENT
+        the mover: win, loss, tie or draw). The same as ``ghostdb lookup NAME FRAGMENT
         --json``."""
         return as_json(await answers.position(name, fragment, options))
 
@@ -267,7 +283,7 @@ def add_play_routes(app: FastAPI, answers: Answers) -> None:
     async def move(
         name: Name,
         options: RuleOptions,
-        fragment: Fragment = "",
+        fragment: Fragment,
         strategy: Annotated[
             Literal["optimal", "fastest", "rational", "random"],
             Query(description="The computer's strategy (see `ghostdb play`)."),
@@ -295,7 +311,7 @@ def add_plan_routes(app: FastAPI, answers: Answers) -> None:
     store, run, chosen = answers.store, answers.run, answers.rules
 
     @app.get("/api/{name}/line", responses=ERRORS, tags=["plans"])
-    async def line(name: Name, options: RuleOptions, fragment: Fragment = "") -> Response:
+    async def line(name: Name, options: RuleOptions, fragment: Fragment) -> Response:
         """The principal lines from a position: the winner ends the game as soon as
         possible, the loser makes it last as long as possible (``ghostdb line --json``)."""
         rules = chosen(name, options)
@@ -306,7 +322,7 @@ def add_plan_routes(app: FastAPI, answers: Answers) -> None:
     async def strategy_(
         name: Name,
         options: RuleOptions,
-        fragment: Fragment = "",
+        fragment: Fragment,
         player: Annotated[
             int | None, Query(ge=0, le=1, description="Strategist [who wins from there].")
         ] = None,

@@ -70,10 +70,10 @@ def read_query(raw: bytes, route: str) -> dict[str, Any] | None:
     for key, value in pairs:
         if key in found:
             return None
-        if key == "fragment":
-            if len(value) > MAX_TEXT:
+        if key in ("position", "fragment"):  # fragment: Ghost's word, an alias
+            if len(value) > MAX_TEXT or "position" in found:
                 return None
-            found[key] = value
+            found["position"] = value
             continue
         read = RULE_PARAMS.get(key) or (MOVE_PARAMS.get(key) if route == "move" else None)
         if read is None:
@@ -103,7 +103,7 @@ class FastLane:
         await self.app(scope, receive, send)
 
     async def _answer(self, name: str, route: str, params: dict[str, Any], send: Any) -> None:
-        fragment = params.pop("fragment", "")
+        fragment = params.pop("position", "")
         move = {k: params.pop(k) for k in ("strategy", "skill", "seed") if k in params}
         options = {k: params.get(k) for k in RULE_PARAMS}
         status = 200

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Category = Literal["win", "lose", "tie", "draw"]
+Category = Literal["win", "loss", "tie", "draw"]
 OutcomeName = Literal["win", "loss", "tie", "draw"]
 
 

@@ -3,8 +3,8 @@
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
-const MARK = { win: "W", lose: "L", tie: "T", draw: "D" };
-const CATEGORY_OF = { loss: "win", win: "lose", tie: "tie", draw: "draw" };
+const MARK = { win: "W", loss: "L", tie: "T", draw: "D" };
+const CATEGORY_OF = { loss: "win", win: "loss", tie: "tie", draw: "draw" };
 const DELAY = { vsHuman: 300, selfplay: 650 };
 
 // -- the API -------------------------------------------------------------------------------
@@ -172,7 +172,7 @@ function isOver(pos = current()) {
 }
 
 async function lookup(fragment) {
-  return api(`/api/${enc(game.name)}/position`, { ...game.options, fragment });
+  return api(`/api/${enc(game.name)}/position`, { ...game.options, position: fragment });
 }
 
 async function startGame(moves = []) {
@@ -279,7 +279,7 @@ async function computerTurn() {
   if (gen !== game.generation || game.paused) { game.busy = false; render(); return; }
   try {
     const reply = await api(`/api/${enc(game.name)}/move`, {
-      ...game.options, fragment: current().fragment, strategy: game.strategy, skill: game.skill,
+      ...game.options, position: current().fragment, strategy: game.strategy, skill: game.skill,
     });
     if (gen !== game.generation) return;
     await advance(reply.play, reply.by, gen);
@@ -353,7 +353,7 @@ function renderBoard(pos) {
 
 function keyButton(text, play, extra = {}) {
   const show = valuesShown();
-  const category = play ? play.category : "lose";
+  const category = play ? play.category : "loss";
   const cls = ["key"];
   if (show) cls.push(category);
   if (show && !play) cls.push("dead");
@@ -597,7 +597,7 @@ function setupFromForm() {
 async function showLine() {
   const out = $("#analysis");
   try {
-    const found = await api(`/api/${enc(game.name)}/line`, { ...game.options, fragment: current().fragment });
+    const found = await api(`/api/${enc(game.name)}/line`, { ...game.options, position: current().fragment });
     const lengthText = found.game_length === null ? "never ends" : plural(found.game_length, "move");
     const winner = winnerOf(found, game.moves.length);
     const verdict = winner === null ? `${found.outcome === "draw" ? "a draw" : "a tie"}` : `player ${winner} wins`;
@@ -612,7 +612,7 @@ async function showLine() {
 async function showPlan() {
   const out = $("#analysis");
   try {
-    const plan = await api(`/api/${enc(game.name)}/strategy`, { ...game.options, fragment: current().fragment });
+    const plan = await api(`/api/${enc(game.name)}/strategy`, { ...game.options, position: current().fragment });
     const kind = !game.wordGame ? "outcome" : variantOf(game.rules) === "ghost" ? "word" : "sequence";
     const unit = plan.endings.length === 1 ? kind : `${kind}s`;
     const verdict = plan.winning ? "a winning plan," : `no winning plan; the best one loses ${plan.losses} of its`;
@@ -649,7 +649,7 @@ async function explore(fragment) {
   const found = ruleSet(name, $("#ex-ruleset").value);
   if (!found) return;
   try {
-    const pos = await api(`/api/${enc(name)}/position`, { rules: found.rules, fragment });
+    const pos = await api(`/api/${enc(name)}/position`, { rules: found.rules, position: fragment });
     const head = pos.final
       ? `${label(pos.fragment)}: the game is over${pos.ending ? ` (${pos.ending})` : ""}; ${pos.winner === null ? "nobody wins" : `player ${pos.winner} has won`}.`
       : `${label(pos.fragment)}: ${pos.to_move === null ? "the player to move" : `player ${pos.to_move} to move`} ${{ win: "wins", loss: "loses", tie: "ties", draw: "draws" }[pos.outcome]}; best move ${pos.best_move}; ${movesLeft(pos.game_length)} with best play.`;
@@ -673,7 +673,7 @@ async function report() {
     const counts = (r) => (r.positions_by_outcome ? Object.entries(r.positions_by_outcome).map(([k, v]) => `${k} ${v}`).join(", ") : "");
     const words = found.solutions.some((r) => r.first_player_plan);
     out.replaceChildren(words
-      ? table(["rules", "shortest word", "winner", "first player's plan", "second player's plan", "positions"],
+      ? table(["rules", "shortest word", "winner", "player 0's plan", "player 1's plan", "positions"],
         found.solutions.map((r) => [r.rules, r.shortest_word, value(r), plan(r.first_player_plan), plan(r.second_player_plan), r.fragments.toLocaleString("en")]),
         [1, 5])
       : table(["rules", "from the start", "game length", "positions by value", "positions"],
