@@ -319,7 +319,7 @@ def test_first_load_is_small_and_fits_a_phone(browser: Any, server: str) -> None
         page.goto(f"{server}/#name=enable1&rules=ghost/3")
         page.wait_for_function("document.querySelector('#chart svg') !== null")
         page.wait_for_load_state("networkidle")
-        assert 0 < sum(sizes) <= 300_000
+        assert 0 < sum(sizes) <= 150_000  # the target: 150 KB
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390
     finally:
@@ -363,3 +363,119 @@ def test_the_page_opens_on_the_word_game(every_tab: Tab) -> None:
     every_tab.open()
     assert every_tab.page.locator("#name").input_value() == "five"
     assert every_tab.page.locator(".fragment").count() == 1
+
+
+# -- what each board shows, links into the explorer, and accessibility ----------------------
+
+
+@pytest.fixture(scope="module")
+def small_server(small_web_db: Path) -> Iterator[str]:
+    with open_store(str(small_web_db), create=False) as store:
+        yield from serve(store)
+
+
+@pytest.fixture
+def small_tab(browser: Any, small_server: str) -> Iterator[Tab]:
+    yield from open_tab(browser, small_server)
+
+
+@pytest.mark.parametrize(
+    ("name", "moves", "line"),
+    [("tictactoe", "5,1,2,8,3,7,4,9", 3), ("connectfour", "1,2,1,2,1,2,1", 4)],
+)
+def test_board_games_say_who_is_who_and_mark_the_winning_line(
+    every_tab: Tab, name: str, moves: str, line: int
+) -> None:
+    every_tab.open(f"#name={name}&players=human,human&moves={moves}")
+    every_tab.page.wait_for_function("document.querySelector('#result').textContent !== ''")
+    marks = every_tab.page.locator(".marks").inner_text()
+    assert "X: player 0 (human)" in marks and "O: player 1 (human)" in marks
+    assert every_tab.page.locator(".board .won").count() == line
+    every_tab.page.locator("#undo").click()  # no line any more
+    assert every_tab.page.locator(".board .won").count() == 0
+
+
+def test_super_keys_show_the_best_value_over_every_side(small_tab: Tab) -> None:
+    small_tab.open("#name=five&rules=super/3&players=human,human&values=1&moves=r%2B")
+    small_tab.wait_moves(1)
+    position = json.loads(
+        small_tab.page.evaluate(
+            "fetch('/api/five/position?rules=super/3&position=r').then(r => r.text())"
+        )
+    )
+    best: dict[str, Any] = {}
+    for play in position["plays"]:  # best first: the first play of each letter is its best
+        best.setdefault(play["move"].strip("+~"), play)
+    for letter, play in best.items():
+        key = small_tab.page.locator(f"#keys .key[data-letter='{letter}']")
+        assert key.get_attribute("data-best") == play["move"], letter
+        shown = key.locator(".val").inner_text()
+        assert shown == {"win": "W", "loss": "L"}[play["category"]] + str(play["game_length"])
+
+
+def test_an_explored_position_has_a_link_and_plays_from_there(small_tab: Tab) -> None:
+    small_tab.open()
+    small_tab.page.locator(".tab[data-tab=explore]").click()
+    small_tab.page.locator("#ex-name").select_option("five")
+    small_tab.page.locator("#ex-name").dispatch_event("change")
+    small_tab.page.locator("#ex-fragment").fill("tr")
+    small_tab.page.locator("#ex-fragment").press("Enter")
+    small_tab.page.wait_for_selector("#ex-out table")
+    text = small_tab.page.locator("#ex-out").inner_text()
+    assert "null" not in text and "undefined" not in text
+    link = small_tab.page.locator("#ex-out a.explore-link").get_attribute("href")
+    assert link is not None and "tab=explore" in link and "position=tr" in link
+    assert small_tab.page.evaluate("location.hash") == link
+    # The link opens the explorer on the same position, in a fresh page.
+    small_tab.page.goto(f"{small_tab.base}/{link}")
+    small_tab.page.wait_for_selector("#ex-out table")
+    assert small_tab.page.locator("#explore").is_visible()
+    assert small_tab.page.locator("#ex-out").inner_text() == text
+    small_tab.page.locator("#play-from-here").click()
+    small_tab.page.wait_for_function("document.querySelector('.fragment').textContent === 'tr'")
+    assert small_tab.page.locator("#play").is_visible()
+    assert "player 0 (you) to move" in small_tab.page.locator("#status").inner_text()
+    assert "from=tr" in small_tab.page.evaluate("location.hash")
+
+
+def no_serious_violations(page: Any) -> list[str]:
+    """axe-core's serious and critical findings on the page as it stands."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize("width", [1280, 390], ids=["desktop", "phone"])
+def test_every_tab_passes_axe_core(browser: Any, small_server: str, width: int) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True)
+    page = context.new_page()
+    try:
+        found: dict[str, list[str]] = {}
+        for hash_ in (
+            "#name=five&rules=ghost/3&players=human,computer&values=1&moves=t",
+            "#name=chopsticks&players=human,computer&values=1",
+            "#name=tictactoe&players=human,human&values=1&moves=5,1",
+        ):
+            page.goto(f"{small_server}/{hash_}")
+            page.wait_for_function("document.querySelector('#chart svg') !== null")
+            page.wait_for_timeout(300)
+            found[f"play {hash_}"] = no_serious_violations(page)
+        page.locator(".tab[data-tab=explore]").click()
+        page.locator("#ex-fragment").fill("t")
+        page.locator("#ex-fragment").press("Enter")
+        page.wait_for_selector("#ex-out table")
+        found["explore"] = no_serious_violations(page)
+        page.locator(".tab[data-tab=tables]").click()
+        page.locator("#report-form button").click()
+        page.wait_for_selector("#rep-out table")
+        page.locator("#compare-form button").click()
+        page.wait_for_selector("#cmp-out table, #cmp-out .error")
+        found["report and compare"] = no_serious_violations(page)
+        assert {where: v for where, v in found.items() if v} == {}
+    finally:
+        context.close()

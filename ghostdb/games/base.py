@@ -195,6 +195,11 @@ class Game(ABC):
     position_noun: ClassVar[str] = "position"
     board: ClassVar[str] = "text"
     """How the page draws a position: ``letters``, ``hands``, ``grid`` or ``columns``."""
+    marks: ClassVar[tuple[str, ...]] = ()
+    """The marks of a board game's players, in seat order (``x``, ``o``): the page says
+    who is who."""
+    in_a_row: ClassVar[int | None] = None
+    """How many of one mark in a line win (a board game): the page marks the line."""
     how_to_play: ClassVar[str] = ""
     """A few sentences for the page and the console."""
     example_positions: ClassVar[tuple[str, ...]] = ()

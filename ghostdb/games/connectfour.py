@@ -133,6 +133,8 @@ class ConnectFour(Game):
     rules_type = ConnectFourRules
     options = OPTIONS
     board = "columns"
+    marks = ("x", "o")
+    in_a_row = 4
     how_to_play = (
         "Two players take turns dropping a disc into a column; it falls to the lowest free "
         "cell. Four of your discs in a row — across, up or diagonally — win; a full board "

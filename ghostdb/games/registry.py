@@ -125,6 +125,8 @@ def describe_games(published: Iterable[Any] = ()) -> list[dict[str, Any]]:
             "rule_options": [o.flag for o in game.options],
             "options": [o.as_dict() for o in game.options],
             "board": game.board,
+            "marks": list(game.marks),
+            "in_a_row": game.in_a_row,
             "how_to_play": game.how_to_play,
             "solved": sorted({r.rules for r in rows if r.game == game.name}),
             "names": sorted({r.name for r in rows if r.game == game.name}),

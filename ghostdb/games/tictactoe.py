@@ -60,6 +60,8 @@ class TicTacToe(Game):
     title = "tic-tac-toe"
     rules_type = TicTacToeRules
     board = "grid"
+    marks = ("x", "o")
+    in_a_row = 3
     how_to_play = (
         "Two players take turns marking an empty square of a 3×3 grid, X first. Three of "
         "your marks in a row, a column or a diagonal win; a full board without a line is a "

@@ -27,6 +27,12 @@ async function api(path, params = {}) {
 
 const enc = encodeURIComponent;
 
+// Replace a node's children, skipping the null, undefined and false that conditional
+// children give (the DOM's own replaceChildren would print them as text).
+function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
 // -- small DOM helpers ---------------------------------------------------------------------
 
 function el(tag, attrs = {}, ...children) {
@@ -46,7 +52,8 @@ function el(tag, attrs = {}, ...children) {
 }
 
 function table(headers, rows, numeric = []) {
-  return el("div", { class: "scroll" }, el("table", {},
+  // A wide table scrolls sideways on a phone: focusable, so the keyboard can scroll it too.
+  return el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "Table" }, el("table", {},
     el("thead", {}, el("tr", {}, headers.map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows.map((row) => el("tr", {}, row.map((cell, i) =>
       el("td", { class: numeric.includes(i) ? "num" : null }, cell)))))));
@@ -86,7 +93,7 @@ function declared(name) {
 }
 
 function fillNames(select, chosen) {
-  select.replaceChildren(...solved().map((s) => {
+  fill(select, ...solved().map((s) => {
     const decl = declared(s.name);
     return el("option", { value: s.name, selected: s.name === chosen }, decl.word_game ? `${s.name} (${decl.title})` : s.name);
   }));
@@ -103,7 +110,7 @@ const twoPlayers = (r) => !/\/\d+p(\/|$)/.test(r.rules);
 
 function fillRules(select, name, chosen, keep = () => true) {
   const found = solution(name);
-  select.replaceChildren(...(found ? found.rule_sets.filter(keep) : []).map((r) =>
+  fill(select, ...(found ? found.rule_sets.filter(keep) : []).map((r) =>
     el("option", { value: r.rules, selected: r.rules === chosen }, r.description || r.rules)));
 }
 
@@ -145,11 +152,14 @@ const game = {
   name: "", rules: "", options: {}, board: "letters", wordGame: true, alphabet: "",
   seats: ["human", "computer"], strategy: "optimal", skill: 1,
   positions: [], moves: [], by: [], redo: [],
-  generation: 0, busy: false, paused: false, selected: null,
+  generation: 0, busy: false, paused: false, selected: null, first: 0, from: "", marks: [], inARow: null,
 };
 
 const current = () => game.positions[game.positions.length - 1];
-const turn = () => game.moves.length % 2;
+// The player who made move i (0-based): a game started from a position ("play from here")
+// starts with whoever is to move there.
+const playerAt = (i) => (game.first + i) % 2;
+const turn = () => playerAt(game.moves.length);
 const seat = (player) => game.seats[player];
 const hasHuman = () => game.seats.includes("human");
 
@@ -162,8 +172,8 @@ function who(player) {
 // The winner with best play from position i (the key may not say whose turn it is).
 function winnerOf(pos, i) {
   if (pos.winner !== null && pos.winner !== undefined) return pos.winner;
-  if (pos.outcome === "win") return i % 2;
-  if (pos.outcome === "loss") return 1 - (i % 2);
+  if (pos.outcome === "win") return playerAt(i);
+  if (pos.outcome === "loss") return 1 - playerAt(i);
   return null;
 }
 
@@ -175,7 +185,7 @@ async function lookup(fragment) {
   return api(`/api/${enc(game.name)}/position`, { ...game.options, position: fragment });
 }
 
-async function startGame(moves = []) {
+async function startGame(moves = [], from = "") {
   game.generation += 1;
   const gen = game.generation;
   const found = ruleSet(game.name, game.rules);
@@ -183,15 +193,19 @@ async function startGame(moves = []) {
   game.options = { rules: found.rules };
   const decl = declared(game.name);
   game.board = decl.board || "text";
+  game.marks = decl.marks || [];
+  game.inARow = decl.in_a_row || null;
   game.wordGame = Boolean(decl.word_game);
   showHowToPlay(decl);
   game.alphabet = solution(game.name).alphabet || "abcdefghijklmnopqrstuvwxyz";
   game.positions = []; game.moves = []; game.by = []; game.redo = [];
   game.paused = false; game.selected = null;
-  $("#analysis").replaceChildren();
+  fill($("#analysis"));
   notice("");
   try {
-    game.positions.push(await lookup(""));
+    game.positions.push(await lookup(from));
+    game.from = from;
+    game.first = from ? (game.positions[0].to_move ?? 0) : 0;
     for (const move of moves) {
       if (gen !== game.generation || isOver()) break;
       const pos = current();
@@ -223,6 +237,7 @@ async function advance(play, by, gen = game.generation) {
   }
   game.positions.push(next);
   game.moves.push(play.move);
+  game.justDropped = game.board === "columns" ? Number(play.move) - 1 : null;  // it falls once
   game.by.push(by);
   return true;
 }
@@ -237,6 +252,15 @@ function deadMove(move) {
     winner: 1 - turn(), ending: `no word ${verb} '${after}'` });
   game.moves.push(move);
   game.by.push("human");
+}
+
+// Best first for the mover, as the API lists moves: wins soonest, ties, draws, losses latest.
+const RANK = { win: 0, tie: 1, draw: 2, loss: 3 };
+function byValue(a, b) {
+  const ra = RANK[a.category], rb = RANK[b.category];
+  if (ra !== rb) return ra - rb;
+  const la = a.game_length ?? 0, lb = b.game_length ?? 0;
+  return ra === 3 ? lb - la : la - lb;
 }
 
 function parseGhostMove(move) {
@@ -342,12 +366,12 @@ function renderBoard(pos) {
   const super_ = letterKeys() && variantOf(game.rules) !== "ghost";
   $("#form-picker").hidden = !super_;
   $("#reverse-label").hidden = variantOf(game.rules) !== "superduper";
-  if (game.board === "hands") board.replaceChildren(handsBoard(pos));
-  else if (game.board === "grid") board.replaceChildren(gridBoard(pos));
-  else if (game.board === "columns") board.replaceChildren(columnsBoard(pos));
+  if (game.board === "hands") fill(board, handsBoard(pos));
+  else if (game.board === "grid") fill(board, gridBoard(pos));
+  else if (game.board === "columns") { fill(board, columnsBoard(pos)); game.justDropped = null; }
   else {
     const text = pos.fragment === "" ? el("span", { class: "empty" }, "(start: type a letter)") : pos.say || pos.fragment;
-    board.replaceChildren(el("div", { class: "fragment", "aria-label": `Fragment ${label(pos.fragment)}` }, text));
+    fill(board, el("div", { class: "fragment", "aria-label": `Fragment ${label(pos.fragment)}` }, text));
   }
 }
 
@@ -376,17 +400,27 @@ function renderKeys(pos) {
     const form = chosenForm();
     const byFragment = new Map(pos.plays.map((p) => [p.fragment, p]));
     const letters = [...new Set([...game.alphabet, ...pos.plays.map((p) => parseGhostMove(p.move)[0])])].sort();
-    keys.replaceChildren(...(isOver() ? [] : letters.map((letter) => {
-      const play = byFragment.get(applyForm(pos.fragment, letter, form)) || null;
-      return keyButton(letter, play, { onclick: () => playGhostLetter(letter, chosenForm()), "data-letter": letter });
+    // In the Super variants a letter can go at either end (and after a reversal): its key
+    // shows the best any of them gives; the side chosen below says where a click puts it.
+    const best = new Map();
+    for (const play of [...pos.plays].sort(byValue)) {
+      const letter = parseGhostMove(play.move)[0];
+      if (!best.has(letter)) best.set(letter, play);
+    }
+    const several = variantOf(game.rules) !== "ghost";
+    fill(keys, ...(isOver() ? [] : letters.map((letter) => {
+      const chosen = byFragment.get(applyForm(pos.fragment, letter, form)) || null;
+      const play = several ? best.get(letter) || null : chosen;
+      const extra = several && play ? { "data-best": play.move } : {};
+      return keyButton(letter, play, { onclick: () => playGhostLetter(letter, chosenForm()), "data-letter": letter, ...extra });
     })));
   } else if (!CLICKED_BOARDS.includes(game.board)) {
     keys.classList.add("moves-list");
     const plays = valuesShown() ? pos.plays : [...pos.plays].sort((a, b) => a.move.localeCompare(b.move));
-    keys.replaceChildren(...(isOver() ? [] : plays.map((play) =>
+    fill(keys, ...(isOver() ? [] : plays.map((play) =>
       keyButton(play.move, play, { onclick: () => humanMove(play), "data-move": play.move }))));
   } else {
-    keys.replaceChildren();
+    fill(keys);
   }
 }
 
@@ -419,23 +453,53 @@ function handsBoard(pos) {
       "Transfers and every move are in the list below."));
 }
 
+// Board games with marks (x, o): who plays which, and the line that won, found on the
+// drawn board (rows of cells) as the game declares it: so many of one mark in a row.
+function whoIsWho() {
+  if (!game.marks.length) return null;
+  return el("p", { class: "marks" }, ...game.marks.flatMap((mark, player) => [
+    player ? " · " : "", el("span", { class: `disc ${mark}`, "aria-hidden": "true" }, mark.toUpperCase()),
+    ` ${mark.toUpperCase()}: ${who(player)}`]));
+}
+
+function winningLine(rows) {
+  const k = game.inARow;
+  if (!k) return new Set();
+  const at = (r, c) => (r >= 0 && r < rows.length && c >= 0 && c < rows[r].length ? rows[r][c] : ".");
+  for (let r = 0; r < rows.length; r += 1) {
+    for (let c = 0; c < rows[r].length; c += 1) {
+      const mark = rows[r][c];
+      if (mark === ".") continue;
+      for (const [dr, dc] of [[0, 1], [1, 0], [1, 1], [1, -1]]) {
+        const cells = [...Array(k).keys()].map((i) => [r + i * dr, c + i * dc]);
+        if (cells.every(([rr, cc]) => at(rr, cc) === mark)) return new Set(cells.map(([rr, cc]) => `${rr},${cc}`));
+      }
+    }
+  }
+  return new Set();
+}
+
 function gridBoard(pos) {
   const show = valuesShown();
   const byMove = new Map(pos.plays.map((p) => [p.move, p]));
-  return el("div", { class: "ttt", role: "grid", "aria-label": "Tic-tac-toe board" },
+  const side = Math.round(Math.sqrt(pos.fragment.length));
+  const rows = [...Array(side).keys()].map((r) => pos.fragment.slice(r * side, (r + 1) * side));
+  const line = winningLine(rows);
+  return el("div", {}, whoIsWho(), el("div", { class: "ttt", role: "group", "aria-label": "Board" },
     [...pos.fragment].map((cell, i) => {
       const play = byMove.get(String(i + 1));
       const filled = cell !== ".";
       const cls = ["key"];
       if (filled) cls.push("filled");
+      if (line.has(`${Math.floor(i / side)},${i % side}`)) cls.push("won");
       if (show && play) cls.push(play.category);
       return el("button", {
         type: "button", class: cls.join(" "), "data-move": String(i + 1),
-        "aria-label": `square ${i + 1}: ${filled ? cell : "empty"}`,
+        "aria-label": `square ${i + 1}: ${filled ? cell.toUpperCase() : "empty"}${line.has(`${Math.floor(i / side)},${i % side}`) ? ", in the winning line" : ""}${show && play ? `, ${play.category} for the mover, ${movesLeft(play.game_length)}` : ""}`,
         disabled: filled || !play || !humanToMove(), onclick: () => humanMove(play),
       }, el("span", {}, filled ? cell.toUpperCase() : ""),
       show && play ? el("span", { class: "val" }, MARK[play.category] + (play.game_length ?? "")) : null);
-    }));
+    })));
 }
 
 // Connect Four and its kin: W columns of H cells, rows from the top in the key; a click on a
@@ -445,6 +509,7 @@ function columnsBoard(pos) {
   const rows = pos.fragment.split("/");
   const width = rows[0].length;
   const byMove = new Map(pos.plays.map((p) => [p.move, p]));
+  const line = winningLine(rows);
   const columns = [...Array(width).keys()].map((c) => {
     const play = byMove.get(String(c + 1));
     const cells = rows.map((row) => row[c]);
@@ -453,17 +518,19 @@ function columnsBoard(pos) {
     if (show && play) cls.push(play.category);
     return el("button", {
       type: "button", class: cls.join(" "), "data-move": String(c + 1),
-      "aria-label": `column ${c + 1}: ${discs} of ${rows.length} full`,
+      "aria-label": `column ${c + 1}: ${discs} of ${rows.length} full${show && play ? `, ${play.category} for the mover, ${movesLeft(play.game_length)}` : ""}`,
       disabled: !play || !humanToMove(), onclick: () => humanMove(play),
     }, el("span", { class: "val" }, show && play ? MARK[play.category] + (play.game_length ?? "") : String(c + 1)),
-    cells.map((cell) => el("span", { class: `cell${cell === "." ? "" : ` disc ${cell}`}` }, cell === "." ? "" : cell.toUpperCase())));
+    cells.map((cell, r) => el("span", {
+      class: `cell${cell === "." ? "" : ` disc ${cell}`}${line.has(`${r},${c}`) ? " won" : ""}${r === rows.length - discs && game.justDropped === c ? " drop" : ""}`,
+    }, cell === "." ? "" : cell.toUpperCase())));
   });
-  return el("div", { class: "columns", role: "group", "aria-label": `Board of ${width} columns` }, columns);
+  return el("div", {}, whoIsWho(), el("div", { class: "columns", role: "group", "aria-label": `Board of ${width} columns` }, columns));
 }
 
 function showHowToPlay(decl) {
   const options = (decl.options || []).map((o) => `${o.flag} (${o.help.replace(/^[^:]*: /, "")}${o.low !== null && o.high !== null ? ` ${o.low}–${o.high}` : ""})`);
-  $("#how-to-play").replaceChildren(
+  fill($("#how-to-play"),
     el("strong", {}, `${decl.title || ""}: `), decl.how_to_play || "",
     options.length ? el("span", { class: "legend" }, ` Rule options: ${options.join(", ")}.`) : null);
 }
@@ -487,7 +554,7 @@ function renderStatus(pos) {
 }
 
 function resultText(pos) {
-  const last = (game.moves.length - 1) % 2;
+  const last = playerAt(game.moves.length - 1);
   if (pos.repeated) return `The position ${pos.fragment} came back: the game is drawn by repetition.`;
   let why = pos.ending || "";
   if (game.wordGame && !pos.dead) why = `${who(last)} completed the word '${pos.fragment}'`;
@@ -501,10 +568,11 @@ function renderRecord() {
   const items = game.moves.map((move, i) => {
     const pos = game.positions[i + 1];
     const by = game.by[i] === "random" ? " (random)" : "";
-    return el("li", { class: `p${i % 2}` },
-      el("span", { class: `who${i % 2}` }, `player ${i % 2}`), ` ${move}${by} → ${label(pos.fragment)}`);
+    const player = playerAt(i);
+    return el("li", { class: `p${player}` },
+      el("span", { class: `who${player}` }, `player ${player}`), ` ${move}${by} → ${label(pos.fragment)}`);
   });
-  $("#record").replaceChildren(...items);
+  fill($("#record"), ...items);
   const list = $("#record");
   list.scrollTop = list.scrollHeight;
 }
@@ -557,7 +625,7 @@ function renderChart() {
   }
   const last = points[points.length - 1];
   svg.setAttribute("aria-label", `Value history over ${points.length - 1} moves; now ${last.winner === null ? "no winner" : `player ${last.winner} wins`}, ${movesLeft(last.len)}`);
-  $("#chart").replaceChildren(svg);
+  fill($("#chart"), svg);
 }
 
 // -- state in the URL ----------------------------------------------------------------------
@@ -568,10 +636,12 @@ function saveState() {
     strategy: game.strategy, skill: String(game.skill),
   });
   if (valuesShown()) params.set("values", "1");
+  if (game.from) params.set("from", game.from);
   if (game.moves.length) params.set("moves", game.moves.join(","));
   const hash = `#${params}`;
   $("#permalink").href = hash;
-  if (location.hash !== hash) history.replaceState(null, "", hash);
+  // The Explore tab keeps its own link in the address bar while it is shown.
+  if (location.hash !== hash && $("#play").hidden === false) history.replaceState(null, "", hash);
 }
 
 function readState() {
@@ -581,6 +651,7 @@ function readState() {
     name: params.get("name"), rules: params.get("rules"), players: params.get("players"),
     strategy: params.get("strategy"), skill: params.get("skill"), values: params.get("values") === "1",
     moves: moves ? moves.split(",").filter(Boolean) : [],
+    from: params.get("from") || "", tab: params.get("tab"), position: params.get("position") || "",
   };
 }
 
@@ -602,11 +673,11 @@ async function showLine() {
     const winner = winnerOf(found, game.moves.length);
     const verdict = winner === null ? `${found.outcome === "draw" ? "a draw" : "a tie"}` : `player ${winner} wins`;
     const player = (p) => (p === null || p === undefined ? "—" : `player ${p}`);
-    out.replaceChildren(
+    fill(out,
       el("p", {}, `From ${label(found.from)}: ${verdict}${found.game_length === null ? "" : ` in ${lengthText}`}; ${plural(found.endings.length, "principal line")}${found.cycle ? " (it comes back to a position it passed: play goes on for ever)" : ""}.`),
       table(["ends on", "moves", "completed by", "winner"], found.endings.map((e) =>
         [el("span", { class: "words" }, e.word), e.moves.join(" "), player(e.completed_by), player(e.winner)])));
-  } catch (error) { out.replaceChildren(el("p", { class: "error" }, error.message)); }
+  } catch (error) { fill(out, el("p", { class: "error" }, error.message)); }
 }
 
 async function showPlan() {
@@ -616,12 +687,12 @@ async function showPlan() {
     const kind = !game.wordGame ? "outcome" : variantOf(game.rules) === "ghost" ? "word" : "sequence";
     const unit = plan.endings.length === 1 ? kind : `${kind}s`;
     const verdict = plan.winning ? "a winning plan," : `no winning plan; the best one loses ${plan.losses} of its`;
-    out.replaceChildren(
+    fill(out,
       el("p", {}, `Player ${plan.player} from ${label(plan.from)}: ${verdict} ${plan.endings.length} ${unit} to memorise.`),
       el("p", { class: "words" }, plan.endings.map((e) => e.word).join(" ")),
       el("details", { open: plan.endings.length <= 40 }, el("summary", {}, "The plan as a tree"),
         el("ul", { class: "tree" }, treeNode(plan.tree, plan.player, { left: 600 }))));
-  } catch (error) { out.replaceChildren(el("p", { class: "error" }, error.message)); }
+  } catch (error) { fill(out, el("p", { class: "error" }, error.message)); }
 }
 
 function treeNode(node, player, budget) {
@@ -653,7 +724,13 @@ async function explore(fragment) {
     const head = pos.final
       ? `${label(pos.fragment)}: the game is over${pos.ending ? ` (${pos.ending})` : ""}; ${pos.winner === null ? "nobody wins" : `player ${pos.winner} has won`}.`
       : `${label(pos.fragment)}: ${pos.to_move === null ? "the player to move" : `player ${pos.to_move} to move`} ${{ win: "wins", loss: "loses", tie: "ties", draw: "draws" }[pos.outcome]}; best move ${pos.best_move}; ${movesLeft(pos.game_length)} with best play.`;
-    out.replaceChildren(el("p", {}, head),
+    const link = `#${new URLSearchParams({ tab: "explore", name, rules: found.rules, position: fragment })}`;
+    if (!$("#explore").hidden && location.hash !== link) history.replaceState(null, "", link);
+    const playable = pos.reachable && !pos.final && twoPlayers(found);
+    fill(out, el("p", {}, head),
+      el("p", { class: "bar" },
+        el("a", { href: link, class: "explore-link" }, "Link to this position"),
+        playable ? el("button", { type: "button", id: "play-from-here", onclick: () => playFrom(name, found.rules, fragment) }, "Play from here") : null),
       pos.reachable ? null : el("p", {}, "Not reachable in a game: an earlier position already ended it."),
       pos.plays.length ? table(["move", "leads to", "for the mover", "then"], pos.plays.map((p) => [
         p.move,
@@ -661,7 +738,16 @@ async function explore(fragment) {
         mark(p.category, p.game_length),
         movesLeft(p.game_length) + (p.final ? " (ends the game)" : ""),
       ])) : null);
-  } catch (error) { out.replaceChildren(el("p", { class: "error" }, error.message)); }
+  } catch (error) { fill(out, el("p", { class: "error" }, error.message)); }
+}
+
+// Start a game at an explored position, the seats as the Play tab has them.
+function playFrom(name, rules, fragment) {
+  $("#name").value = name;
+  fillRules($("#ruleset"), name, rules, twoPlayers);
+  showTab("play");
+  setupFromForm();
+  startGame([], fragment);
 }
 
 async function report() {
@@ -672,14 +758,14 @@ async function report() {
     const value = (r) => (r.winner === null || r.winner === undefined ? `${r.outcome} for player 0` : `player ${r.winner} wins`);
     const counts = (r) => (r.positions_by_outcome ? Object.entries(r.positions_by_outcome).map(([k, v]) => `${k} ${v}`).join(", ") : "");
     const words = found.solutions.some((r) => r.first_player_plan);
-    out.replaceChildren(words
+    fill(out, words
       ? table(["rules", "shortest word", "winner", "player 0's plan", "player 1's plan", "positions"],
         found.solutions.map((r) => [r.rules, r.shortest_word, value(r), plan(r.first_player_plan), plan(r.second_player_plan), r.fragments.toLocaleString("en")]),
         [1, 5])
       : table(["rules", "from the start", "game length", "positions by value", "positions"],
         found.solutions.map((r) => [r.rules, value(r), movesLeft(r.game_length), counts(r), r.fragments.toLocaleString("en")]),
         [4]));
-  } catch (error) { out.replaceChildren(el("p", { class: "error" }, error.message)); }
+  } catch (error) { fill(out, el("p", { class: "error" }, error.message)); }
 }
 
 async function compare() {
@@ -693,7 +779,7 @@ async function compare() {
     const plan = (plans, i) => (plans ? `${plans[i].outcomes} (${["all won", "mixed", "all lost"][plans[i].lossiness]})` : "—");
     const winner = (side) => (side.winner === null || side.winner === undefined ? side.outcome : `player ${side.winner}`);
     const n = (v) => v.toLocaleString("en");
-    out.replaceChildren(
+    fill(out,
       table(["", "a", "b"], [
         ["dictionary", c.a.dictionary, c.b.dictionary], ["rules", c.a.rules, c.b.rules],
         ["game words", n(c.a.words), n(c.b.words)], ["fragments", n(c.a.fragments), n(c.b.fragments)],
@@ -708,7 +794,7 @@ async function compare() {
       c.examples.length ? el("p", {}, "e.g. ", c.examples.map((e) => `${label(e.fragment)} (${e.a}/${e.b})`).join(", ")) : null,
       el("p", {}, `Game words only in a: ${n(c.only_a.count)} ${c.only_a.examples.join(" ")}`),
       el("p", {}, `Game words only in b: ${n(c.only_b.count)} ${c.only_b.examples.join(" ")}`));
-  } catch (error) { out.replaceChildren(el("p", { class: "error" }, error.message)); }
+  } catch (error) { fill(out, el("p", { class: "error" }, error.message)); }
 }
 
 // -- wiring ----------------------------------------------------------------------------------
@@ -716,6 +802,7 @@ async function compare() {
 function showTab(name) {
   for (const tab of document.querySelectorAll(".tab")) tab.setAttribute("aria-pressed", String(tab.dataset.tab === name));
   for (const id of ["play", "explore", "tables"]) $(`#${id}`).hidden = id !== name;
+  if (name === "play" && game.name) saveState();  // the address bar shows the game again
 }
 
 function onKey(event) {
@@ -803,7 +890,8 @@ async function main() {
   });
   window.addEventListener("hashchange", () => {
     const state = readState();
-    if (state.moves.join(",") !== game.moves.join(",") || state.name !== game.name || state.rules !== game.rules) restore();
+    if (state.tab === "explore" || state.moves.join(",") !== game.moves.join(",") || state.name !== game.name
+      || state.rules !== game.rules || state.from !== game.from) restore();
   });
   document.addEventListener("keydown", onKey);
   restore();
@@ -817,7 +905,13 @@ function restore() {
   }
   if (saved.players && [...$("#players").options].some((o) => o.value === saved.players)) $("#players").value = saved.players;
   setupFromForm();
-  startGame(saved.moves);
+  startGame(saved.moves, saved.from);
+  if (saved.tab === "explore" && saved.name && solution(saved.name)) {
+    showTab("explore");
+    pairSelects($("#ex-name"), $("#ex-ruleset"), saved.name, saved.rules);
+    $("#ex-fragment").value = saved.position;
+    explore(saved.position);
+  }
 }
 
 main();
