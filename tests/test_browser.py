@@ -245,10 +245,31 @@ def test_chopsticks_by_clicks_to_a_decision_or_a_repeated_position(tab: Tab) -> 
         if tab.over():
             break
         moves = len(tab.record())
-        tab.page.locator("#keys .key:not([disabled])").first.click()  # the best move
+        play_chopsticks_move(tab, best_move(tab))  # by clicks on the drawn hands
         tab.wait_moves(moves + 2)
     result = tab.page.locator("#result").inner_text()
     assert "drawn by repetition" in result or "wins" in result
+
+
+def best_move(tab: Tab) -> str:
+    """The stored best move at the page's position, as its status line says it."""
+    status = tab.page.locator("#status").inner_text()
+    return status.rsplit("best move ", 1)[1].strip()
+
+
+def play_chopsticks_move(tab: Tab, move: str) -> None:
+    """A tap by clicking my hand, then the opponent's; a transfer by its control."""
+    rows = tab.page.locator(".hands .row")
+    if ">" in move:
+        mine, theirs = move.split(">")
+        rows.nth(1).locator(
+            "button", has=tab.page.locator(f".count:text-matches(' {mine}$')")
+        ).first.click()
+        rows.nth(0).locator(
+            "button", has=tab.page.locator(f".count:text-matches(' {theirs}$')")
+        ).first.click()
+    else:
+        tab.page.locator(f".transfers [data-move='{move}']").click()
 
 
 def test_tictactoe_by_keyboard_ends_in_a_tie_with_best_play(tab: Tab) -> None:
@@ -479,3 +500,19 @@ def test_every_tab_passes_axe_core(browser: Any, small_server: str, width: int) 
         assert {where: v for where, v in found.items() if v} == {}
     finally:
         context.close()
+
+
+def test_chopsticks_record_is_absolute_and_transfers_are_a_control(small_tab: Tab) -> None:
+    small_tab.open("#name=chopsticks&players=human,human&values=1&moves=1>1,2>1")
+    small_tab.wait_moves(2)
+    record = small_tab.record()
+    # Positions are named from player 0's side whoever is to move, each move marked.
+    assert record[0].startswith("player 0 1>1 → player 0: 11, player 1: 12")
+    assert record[1].startswith("player 1 2>1 → player 0: 13, player 1: 12")
+    assert small_tab.page.locator("#record li .mark").count() == 2
+    assert small_tab.page.locator(".hands .hand-svg").count() == 4
+    transfer = small_tab.page.locator(".transfers [data-move='=22']")
+    assert "draw for the mover" in (transfer.get_attribute("title") or "")
+    transfer.click()
+    small_tab.wait_moves(3)
+    assert small_tab.record()[2].startswith("player 0 =22 → player 0: 22, player 1: 12")
