@@ -516,3 +516,26 @@ def test_chopsticks_record_is_absolute_and_transfers_are_a_control(small_tab: Ta
     transfer.click()
     small_tab.wait_moves(3)
     assert small_tab.record()[2].startswith("player 0 =22 → player 0: 22, player 1: 12")
+
+
+SHOWN = {  # a position of each game worth a picture: mid-game, values shown
+    "ghost": "#name=five&rules=ghost/3&players=human,computer&values=1&moves=t",
+    "chopsticks": "#name=chopsticks&players=human,computer&values=1&moves=1>1",
+    "tictactoe": "#name=tictactoe&players=human,human&values=1&moves=5,1,2,8,3,7,4",
+    "connectfour": "#name=connectfour&players=human,human&values=1&moves=1,2,1,2,1,2",
+}
+
+
+@pytest.mark.parametrize("game", registry.GAMES, ids=lambda g: g.name)
+def test_every_game_has_a_picture(every_tab: Tab, tmp_path: Path, game: Any) -> None:
+    """Each registered game drawn mid-game with its values (GHOSTDB_FIGURES=1 writes the
+    README's pictures, scripts/figures/page-GAME.png)."""
+    assert game.name in SHOWN, "a new game: add a position worth a picture to SHOWN"
+    every_tab.open(SHOWN[game.name])
+    every_tab.page.wait_for_selector(f"{BOARD[game.board]}")
+    every_tab.page.wait_for_timeout(400)  # a falling disc lands
+    shot = tmp_path / f"page-{game.name}.png"
+    every_tab.page.locator(".game").screenshot(path=str(shot))
+    assert shot.stat().st_size > 5_000
+    if os.environ.get("GHOSTDB_FIGURES"):
+        shutil.copy(shot, ROOT / "scripts" / "figures" / shot.name)
