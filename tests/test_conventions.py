@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import socket
@@ -133,3 +135,43 @@ def test_serve_on_a_port_in_use_fails_in_one_line(tmp_path: Path) -> None:
         f"error: cannot listen on 127.0.0.1:{port}: Address already in use: stop what uses "
         "the port or give another with --port\n"
     )
+
+
+@pytest.mark.parametrize(
+    "command", [("dictionaries",), ("games",), ("solutions",), ("report", "five"), ("survey",)]
+)
+def test_listings_print_csv_and_newline_delimited_json_of_the_json_rows(
+    five: Path, command: tuple[str, ...]
+) -> None:
+    code, out, err = run(*command, "--json", db=five)
+    assert code == 0, err
+    data = json.loads(out)
+    rows = data["solutions"] if isinstance(data, dict) else data
+    assert rows, command
+    code, lines, err = run(*command, "--nl", db=five)
+    assert code == 0, err
+    assert [json.loads(line) for line in lines.splitlines()] == json.loads(json.dumps(rows))
+    code, text, err = run(*command, "--csv", db=five)
+    assert code == 0, err
+    parsed = list(csv.DictReader(io.StringIO(text)))
+    assert len(parsed) == len(rows)
+    for got, row in zip(parsed, rows, strict=True):
+        for key, value in row.items():
+            shown = json.dumps(value) if isinstance(value, (dict, list)) else value
+            assert got[key] == ("" if value is None else str(shown)), (command, key)
+    code, out, err = run(*command, "--csv", "--nl", db=five)
+    assert (code, out) == (1, "") and err == "error: --csv and --nl are two formats: give one\n"
+
+
+def test_values_are_coloured_on_a_terminal_only_and_never_with_no_color(five: Path) -> None:
+    import pexpect
+
+    command = f"{BIN} lookup five tr --db {five}"
+    environ = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    on_terminal = pexpect.run(command, env=environ, encoding="utf-8", timeout=60)
+    assert "wins\x1b[0m" in on_terminal or "loses\x1b[0m" in on_terminal
+    muted = pexpect.run(command, env={**environ, "NO_COLOR": "1"}, encoding="utf-8", timeout=60)
+    assert "\x1b[" not in muted
+    piped = subprocess.run(command.split(), env=environ, capture_output=True, text=True, timeout=60)
+    assert piped.returncode == 0 and "\x1b[" not in piped.stdout
+    assert muted.replace("\r\n", "\n") == piped.stdout

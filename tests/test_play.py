@@ -52,7 +52,8 @@ def test_console_game_in_a_terminal(five: Path) -> None:
     child.expect_exact("player 1 (optimal) plays a: ta")
     child.expect_exact("player 0> ")
     child.sendline("?")
-    child.expect(r"n\s+tan\s+loses\s+game over \(completes a word\)")
+    # On a terminal the value is coloured (see tests/test_conventions.py).
+    child.expect(r"n\s+tan\s+(\x1b\[\d+m)?loses(\x1b\[0m)?\s+game over \(completes a word\)")
     child.expect_exact("player 0> ")
     child.sendline("n")
     child.expect_exact("player 0 (human) loses: completed the word 'tan'; player 1 (optimal) wins")

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from ghostdb.cli.group import app, emit, remember, store_for
-from ghostdb.cli.options import DbOption, Json
+from ghostdb.cli.options import Csv, DbOption, Json, Lines, emit_rows
 
 
 @app.command()
@@ -58,24 +58,27 @@ def ingest(
 
 
 @app.command("dictionaries")
-def list_dictionaries(db: DbOption = None, json: Json = False) -> None:
+def list_dictionaries(
+    db: DbOption = None, json: Json = False, csv: Csv = False, nl: Lines = False
+) -> None:
     """List the stored dictionaries."""
     from ghostdb.text import reports
-    from ghostdb.text.common import to_json
 
     with store_for(db) as store:
         items = store.dictionaries()
-    emit(to_json([i.__dict__ for i in items]) if json else reports.dictionaries(items))
+    rows = [i.__dict__ for i in items]
+    emit_rows(rows, lambda: reports.dictionaries(items), json=json, csv=csv, nl=nl)
 
 
 @app.command("games")
-def list_games(db: DbOption = None, json: Json = False) -> None:
+def list_games(
+    db: DbOption = None, json: Json = False, csv: Csv = False, nl: Lines = False
+) -> None:
     """List the games, their rule options and what is solved (with no database yet:
     the games, nothing solved)."""
     from ghostdb.games.registry import describe_games
     from ghostdb.store.db import sqlite_path
     from ghostdb.text import reports
-    from ghostdb.text.common import to_json
 
     path = sqlite_path(remember(db))
     if path is not None and not path.exists():
@@ -83,4 +86,4 @@ def list_games(db: DbOption = None, json: Json = False) -> None:
     else:
         with store_for(db) as store:
             items = store.games()
-    emit(to_json(items) if json else reports.games(items))
+    emit_rows(items, lambda: reports.games(items), json=json, csv=csv, nl=nl)

@@ -242,5 +242,10 @@ def store_for(db: str | None, *, create: bool = False, write: bool = False) -> I
 
 
 def emit(text: str) -> None:
-    """Print a command's output on stdout."""
-    typer.echo(text)
+    """Print a command's output on stdout: its colours on a terminal only, and never
+    where NO_COLOR is set."""
+    from ghostdb.text.common import colour_wanted, without_colour
+
+    if not colour_wanted(sys.stdout):
+        text = without_colour(text)
+    typer.echo(text, color=None)

@@ -10,14 +10,14 @@ options appear on every such command with no change to the command line.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ghostdb.cli.group import fail
+from ghostdb.cli.group import emit, fail
 from ghostdb.errors import GhostdbError
 from ghostdb.games.registry import STANDALONE, all_options, rules_from_options
 
@@ -34,6 +34,10 @@ DbOption = Annotated[
     ),
 ]
 Json = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
+Csv = Annotated[bool, typer.Option("--csv", help="Print the rows as CSV, a header line first.")]
+Lines = Annotated[
+    bool, typer.Option("--nl", help="Print the rows as newline-delimited JSON, an object a line.")
+]
 Name = Annotated[
     str,
     typer.Argument(
@@ -191,3 +195,29 @@ def rules_of(name: str, options: Mapping[str, Any]) -> RuleSet:
         return rules_from_options(name, **options)
     except GhostdbError as exc:
         fail(str(exc))
+
+
+def emit_rows(
+    rows: Sequence[dict[str, Any]],
+    text: Callable[[], str],
+    *,
+    json: bool = False,
+    csv: bool = False,
+    nl: bool = False,
+    whole: Any = None,
+) -> None:
+    """Print a listing in the format asked: text (``text()``), ``--json`` (``whole``, by
+    default the rows), ``--csv`` or ``--nl`` (the rows); one line if two are asked."""
+    from ghostdb.text.common import to_csv, to_json, to_lines
+
+    asked = [flag for flag, on in (("--json", json), ("--csv", csv), ("--nl", nl)) if on]
+    if len(asked) > 1:
+        fail(f"{' and '.join(asked)} are two formats: give one")
+    if json:
+        emit(to_json(rows if whole is None else whole))
+    elif csv:
+        emit(to_csv(rows))
+    elif nl:
+        emit(to_lines(rows))
+    else:
+        emit(text())

@@ -8,10 +8,13 @@ import typer
 
 from ghostdb.cli.group import app, emit, fail, store_for
 from ghostdb.cli.options import (
+    Csv,
     DbOption,
     Json,
+    Lines,
     Name,
     RuleOptions,
+    emit_rows,
     rules_of,
     with_rule_options,
 )
@@ -44,17 +47,17 @@ def compare(
 
 
 @app.command()
-def report(name: Name, json: Json = False, db: DbOption = None) -> None:
+def report(
+    name: Name, json: Json = False, csv: Csv = False, nl: Lines = False, db: DbOption = None
+) -> None:
     """One row per solved rule set: who wins, positions by outcome, (Ghost) both plans."""
     from ghostdb.text import reports
-    from ghostdb.text.common import to_json
 
     with store_for(db) as store:
         rows = store.report(name)
-    if json:
-        emit(to_json({"dictionary": name, "solutions": [r.as_dict() for r in rows]}))
-    else:
-        emit(reports.report(rows, name))
+    items = [r.as_dict() for r in rows]
+    whole = {"dictionary": name, "solutions": items}
+    emit_rows(items, lambda: reports.report(rows, name), json=json, csv=csv, nl=nl, whole=whole)
 
 
 @app.command()
@@ -63,15 +66,18 @@ def survey(
         bool, typer.Option("--markdown", help="Print a Markdown table (for a README).")
     ] = False,
     json: Json = False,
+    csv: Csv = False,
+    nl: Lines = False,
     db: DbOption = None,
 ) -> None:
     """Who wins Ghost in each stored dictionary: one row per solved two-player rule set,
     sorted by language, dictionary and rules."""
     from ghostdb.text import reports
-    from ghostdb.text.common import to_json
 
-    if markdown and json:
-        fail("--markdown and --json are two formats: give one")
+    if markdown and (json or csv or nl):
+        other = "--json" if json else "--csv" if csv else "--nl"
+        fail(f"--markdown and {other} are two formats: give one")
     with store_for(db) as store:
         rows = store.survey()
-    emit(to_json([r.as_dict() for r in rows]) if json else reports.survey(rows, markdown=markdown))
+    items = [r.as_dict() for r in rows]
+    emit_rows(items, lambda: reports.survey(rows, markdown=markdown), json=json, csv=csv, nl=nl)

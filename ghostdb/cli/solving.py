@@ -11,10 +11,13 @@ import typer
 
 from ghostdb.cli.group import app, emit, fail, store_for
 from ghostdb.cli.options import (
+    Csv,
     DbOption,
     Json,
+    Lines,
     Name,
     RuleOptions,
+    emit_rows,
     given,
     rules_of,
     with_rule_options,
@@ -132,14 +135,16 @@ def list_solutions(
     name: Annotated[str | None, typer.Argument(help="Only this dictionary.")] = None,
     db: DbOption = None,
     json: Json = False,
+    csv: Csv = False,
+    nl: Lines = False,
 ) -> None:
     """List solve jobs: published, failed and superseded, with counts and timings."""
     from ghostdb.text import reports
-    from ghostdb.text.common import to_json
 
     with store_for(db) as store:
         items = store.solutions(name)
-    emit(to_json([i.__dict__ for i in items]) if json else reports.solutions(items))
+    rows = [i.__dict__ for i in items]
+    emit_rows(rows, lambda: reports.solutions(items), json=json, csv=csv, nl=nl)
 
 
 @app.command()

@@ -1,6 +1,7 @@
 """The console game: prompts, keystrokes and messages around a `ghostdb.play.engine.Match`.
 
-Plain text only, so it reads the same on a terminal and through a pipe.  When input comes
+Plain text, so it reads the same on a terminal and through a pipe (the values in the move
+list are coloured on a terminal only, and never where NO_COLOR is set).  When input comes
 from a pipe the typed line is echoed after its prompt, so a transcript shows every move.
 
 Nothing here knows which game is played: the game declares how to play it, how to type a
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from ghostdb.errors import BadMove
 from ghostdb.games.base import Game
 from ghostdb.play.engine import HUMAN, Match, Result, Turn
+from ghostdb.text.common import colour_wanted, without_colour
 from ghostdb.text.matches import game_header, game_result, legal_moves
 
 HELP = "? lists every legal move, quit ends the game"
@@ -127,5 +129,7 @@ def _read(prompt: str) -> str | None:
 
 
 def _write(text: str) -> None:
+    if not colour_wanted(sys.stdout):
+        text = without_colour(text)
     sys.stdout.write(text + "\n")
     sys.stdout.flush()

@@ -11,8 +11,8 @@ from typing import Any
 
 from ghostdb.games.registry import game_named
 from ghostdb.text.common import (
-    CATEGORY_VERBS,
     VERBS,
+    category_word,
     for_mover,
     label,
     mover,
@@ -91,7 +91,7 @@ def plays_table(
             p.move,
             p.fragment,
             *((p.label,) if said else ()),
-            CATEGORY_VERBS[p.category],
+            category_word(p.category),
             moves_left(p.game_length) + (" (completes a word)" if p.is_final else ""),
         )
         for p in plays
@@ -108,7 +108,7 @@ def openings(pos: Position, rules: Any) -> str:
         head = f"player 0 {VERBS[pos.outcome]}"
         if pos.outcome is Outcome.WIN:
             head += f", with {', '.join(p.move for p in pos.plays if p.wins)}"
-        rows = [(p.move, CATEGORY_VERBS[p.category], moves_left(p.game_length)) for p in plays]
+        rows = [(p.move, category_word(p.category), moves_left(p.game_length)) for p in plays]
         return "\n".join(
             [
                 f"{pos.name}, {rules.describe()}: {head}",
