@@ -539,3 +539,51 @@ def test_every_game_has_a_picture(every_tab: Tab, tmp_path: Path, game: Any) -> 
     assert shot.stat().st_size > 5_000
     if os.environ.get("GHOSTDB_FIGURES") and not game.word_game:  # Ghost's is web.png
         shutil.copy(shot, ROOT / "scripts" / "figures" / shot.name)
+
+
+@pytest.mark.parametrize("mode", ["click", "keyboard"])
+@pytest.mark.parametrize("name", ["tictactoe", "connectfour"])
+def test_a_whole_board_game_with_best_play_is_a_tie(every_tab: Tab, name: str, mode: str) -> None:
+    """Tic-tac-toe and Connect Four 4 x 4 are ties: the human plays the stored best move
+    each turn, by clicking its square or column or by typing its number, against the
+    optimal computer, and nobody wins."""
+    every_tab.open(f"#name={name}&players=human,computer&values=1")
+    for _ in range(20):
+        if every_tab.over():
+            break
+        moves = len(every_tab.record())
+        move = best_move(every_tab)
+        if mode == "click":
+            every_tab.page.locator(f".board button[data-move='{move}']").click()
+        else:
+            every_tab.page.keyboard.press(move)
+        every_tab.wait_moves(moves + 2)
+    assert every_tab.over()
+    assert "Nobody wins." in every_tab.page.locator("#result").inner_text()
+    assert every_tab.page.locator(".board .won").count() == 0
+
+
+def test_chopsticks_by_keyboard_alone(small_tab: Tab) -> None:
+    """Every control of the hands board is a button: Tab reaches it, Enter presses it."""
+    small_tab.open("#name=chopsticks&players=human,computer&values=1")
+    page = small_tab.page
+    for _ in range(12):
+        if small_tab.over():
+            break
+        moves = len(small_tab.record())
+        move = best_move(small_tab)
+        if ">" in move:
+            mine, theirs = move.split(">")
+            rows = page.locator(".hands .row")
+            for row, count in ((1, mine), (0, theirs)):
+                hand = rows.nth(row).locator(
+                    "button", has=page.locator(f".count:text-matches(' {count}$')")
+                )
+                hand.first.focus()
+                page.keyboard.press("Enter")
+        else:
+            page.locator(f".transfers [data-move='{move}']").focus()
+            page.keyboard.press("Enter")
+        small_tab.wait_moves(moves + 2)
+    assert len(small_tab.record()) >= 2
+    assert all(line.startswith(("player 0", "player 1")) for line in small_tab.record())
