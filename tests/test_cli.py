@@ -41,7 +41,7 @@ def test_lookup_text_and_json(five: Path) -> None:
 def test_openings(five: Path) -> None:
     code, out, _ = run("openings", "five", db=five)
     assert code == 0
-    assert out.splitlines()[0].startswith("five, Ghost, words of 3+ letters: the first player")
+    assert out.splitlines()[0].startswith("five, Ghost, words of 3+ letters: player 0")
 
 
 def test_listings(five: Path) -> None:

@@ -175,3 +175,53 @@ def test_values_are_coloured_on_a_terminal_only_and_never_with_no_color(five: Pa
     piped = subprocess.run(command.split(), env=environ, capture_output=True, text=True, timeout=60)
     assert piped.returncode == 0 and "\x1b[" not in piped.stdout
     assert muted.replace("\r\n", "\n") == piped.stdout
+
+
+PRINTS_DATA = (
+    "ingest",
+    "dictionaries",
+    "games",
+    "solve",
+    "solutions",
+    "verify",
+    "lookup",
+    "openings",
+    "strategy",
+    "line",
+    "compare",
+    "report",
+    "survey",
+    "play",
+    "selfplay",
+)
+"""Every command that prints data (serve serves, db upgrade only acts)."""
+
+
+def test_every_command_that_prints_data_takes_json() -> None:
+    import typer
+
+    from ghostdb.cli import app
+
+    group = typer.main.get_command(app)
+    for name in PRINTS_DATA:
+        flags = {flag for param in group.commands[name].params for flag in param.opts}  # type: ignore[attr-defined]
+        assert "--json" in flags, name
+    current = group.commands["db"].commands["current"]  # type: ignore[attr-defined]
+    assert "--json" in {flag for param in current.params for flag in param.opts}
+
+
+def test_ingest_solve_and_db_current_in_json(tmp_path: Path) -> None:
+    db = tmp_path / "ghost.db"
+    code, out, err = run("ingest", str(OWN_WORDLISTS / "five.txt"), "--json", db=db)
+    assert code == 0, err
+    ingested = json.loads(out)
+    assert ingested["action"] == "added" and ingested["dictionary"]["word_count"] == 5
+    assert ingested["report"]["accepted"] == 5
+    code, out, err = run("solve", "five", "--json", db=db)
+    assert code == 0, err
+    [solved] = json.loads(out)
+    assert (solved["rules"], solved["positions"], solved["skipped"]) == ("ghost/3", 19, False)
+    code, out, err = run("solve", "five", "--json", db=db)
+    assert json.loads(out)[0]["skipped"] is True
+    code, out, err = run("db", "current", "--json", db=db)
+    assert code == 0 and json.loads(out)["state"] == "head"

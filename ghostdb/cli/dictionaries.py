@@ -34,6 +34,7 @@ def ingest(
     replace: Annotated[
         bool, typer.Option(help="Replace a dictionary of that name (drops its solutions).")
     ] = False,
+    json: Json = False,
     db: DbOption = None,
 ) -> None:
     """Read, normalise and store a word list."""
@@ -50,11 +51,22 @@ def ingest(
     check_name(name)
     with store_for(db, create=True) as store:
         result = store.ingest_words(word_list, name=name, replace=replace)
+    for warning in result.report.warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    if json:
+        from ghostdb.text.common import to_json
+
+        data = {
+            "action": result.action,
+            "message": result.message,
+            "dictionary": result.dictionary.__dict__,
+            "report": result.report.as_dict(),
+        }
+        emit(to_json(data))
+        return
     emit(result.message)
     if result.action != "unchanged":
         emit(ingest_report(result.report))
-    for warning in result.report.warnings:
-        typer.echo(f"warning: {warning}", err=True)
 
 
 @app.command("dictionaries")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from ghostdb.cli.group import app, emit, remember, store_for
-from ghostdb.cli.options import DbOption
+from ghostdb.cli.options import DbOption, Json
 
 db_app = typer.Typer(
     help="Inspect and upgrade the database schema.",
@@ -23,7 +23,7 @@ def db_upgrade(db: DbOption = None) -> None:
 
 
 @db_app.command("current")
-def db_current(db: DbOption = None) -> None:
+def db_current(db: DbOption = None, json: Json = False) -> None:
     """Show the schema revision of the database (changes nothing)."""
     from ghostdb.store.db import inspect_schema
 
@@ -38,4 +38,10 @@ def db_current(db: DbOption = None) -> None:
     note = notes[schema.state]
     if schema.foreign:
         note = "(no ghostdb schema: it holds tables of something else)"
+    if json:
+        from ghostdb.text.common import to_json
+
+        state = "foreign" if schema.foreign else schema.state
+        emit(to_json({"revision": schema.revision, "head": schema.head, "state": state}))
+        return
     emit(f"{schema.revision or 'empty'} {note}")

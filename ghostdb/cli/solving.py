@@ -49,6 +49,9 @@ def solve(
         typer.Option("--jobs", "-j", min=1, max=64, help="Worker processes for several rule sets."),
     ] = 1,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    json: Annotated[
+        bool, typer.Option("--json", help="Print JSON for scripts: a row a rule set (no bar).")
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """Solve every position of a dictionary's Ghost (or of a game) and store the results."""
@@ -60,9 +63,12 @@ def solve(
         if jobs > 1 and len(rule_sets) > 1:
             results = store.solve_many(name, rule_sets, jobs=jobs, force=force)
         else:
-            results = _one_by_one(store, name, rule_sets, force, quiet, every)
+            results = _one_by_one(store, name, rule_sets, force, quiet or json, every)
+        rows = []
         for chosen, result in results:
-            if result.skipped:
+            if json:
+                rows.append(_solved_row(name, chosen, result))
+            elif result.skipped:
                 emit(
                     f"{name} is already solved for {chosen.describe()}: nothing to do "
                     "(--force solves it again)"
@@ -72,8 +78,26 @@ def solve(
                     f"solved {name} for {chosen.describe()}: {result.fragment_count:,} "
                     f"{noun}, {result.reachable_count:,} reachable, {result.seconds:.2f} s"
                 )
-    if every:
+    if json:
+        from ghostdb.text.common import to_json
+
+        emit(to_json(rows))
+    elif every:
         emit(f"`ghostdb report {name}` shows them side by side")
+
+
+def _solved_row(name: str, rules: RuleSet, result: Any) -> dict[str, Any]:
+    """One solve as ``solve --json`` prints it."""
+    return {
+        "name": name,
+        "rules": rules.key,
+        "description": rules.describe(),
+        "skipped": result.skipped,
+        "positions": result.fragment_count,
+        "reachable": result.reachable_count,
+        "words": result.word_count,
+        "seconds": round(result.seconds, 3),
+    }
 
 
 def _rule_sets(name: str, options: RuleOptions, every: bool) -> list[RuleSet]:
