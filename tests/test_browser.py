@@ -371,7 +371,10 @@ def test_every_game_is_drawn_and_played_by_click(every_tab: Tab, game: Any) -> N
     rules = registry.default_rules(name).key
     every_tab.open(f"#name={name}&rules={rules}&players=human,computer&values=1")
     assert every_tab.page.locator(BOARD[game.board]).count() == 1, game.board
-    assert game.how_to_play[:30] in every_tab.page.locator("#how-to-play").inner_text()
+    shown = every_tab.page.locator("#how-to-play").inner_text()
+    assert game.how_to_play[:30] in shown
+    for option in game.options:  # every rule option is on the page, from the registry
+        assert option.flag in shown, (game.name, option.flag)
     every_tab.wait_moves(0)
     click_a_move(every_tab, game.board)
     every_tab.wait_moves(1)
