@@ -244,8 +244,8 @@ def test_compare_rule_sets_and_report(five: Path) -> None:
     assert code == 0
     lines = out.splitlines()
     assert lines[0].split() == [
-        "rules", "shortest", "word", "winner", "first", "player's", "plan",
-        "second", "player's", "plan", "fragments",
+        "rules", "shortest", "word", "winner", "player", "0's", "plan",
+        "player", "1's", "plan", "fragments",
     ]  # fmt: skip
     assert "2 words, 1 lost: tan tree" in lines[2] and lines[2].endswith("19")
 
