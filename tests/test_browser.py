@@ -303,13 +303,19 @@ def test_principal_line_and_plan_from_a_position(tab: Tab) -> None:
     assert "nyctalopia" in tab.page.locator("#analysis").inner_text()
 
 
-def test_explorer_report_and_compare(tab: Tab) -> None:
+def explore_in(tab: Tab, name: str, position: str) -> None:
+    """Open the Explore tab and look up ``position`` of ``name``, as a user types it."""
     tab.open()
     tab.page.locator(".tab[data-tab=explore]").click()
-    tab.page.locator("#ex-name").select_option("enable1")
-    tab.page.locator("#ex-fragment").fill("gho")
+    tab.page.locator("#ex-name").select_option(name)
+    tab.page.locator("#ex-name").dispatch_event("change")
+    tab.page.locator("#ex-fragment").fill(position)
     tab.page.locator("#ex-fragment").press("Enter")
     tab.page.wait_for_selector("#ex-out table")
+
+
+def test_explorer_report_and_compare(tab: Tab) -> None:
+    explore_in(tab, "enable1", "gho")
     assert "player 1 to move wins; best move s" in tab.page.locator("#ex-out").inner_text()
     tab.page.locator("#ex-out button", has_text="ghou").click()
     tab.page.wait_for_function("document.querySelector('#ex-out').textContent.includes('ghoul')")
@@ -438,13 +444,7 @@ def test_super_keys_show_the_best_value_over_every_side(small_tab: Tab) -> None:
 
 
 def test_an_explored_position_has_a_link_and_plays_from_there(small_tab: Tab) -> None:
-    small_tab.open()
-    small_tab.page.locator(".tab[data-tab=explore]").click()
-    small_tab.page.locator("#ex-name").select_option("five")
-    small_tab.page.locator("#ex-name").dispatch_event("change")
-    small_tab.page.locator("#ex-fragment").fill("tr")
-    small_tab.page.locator("#ex-fragment").press("Enter")
-    small_tab.page.wait_for_selector("#ex-out table")
+    explore_in(small_tab, "five", "tr")
     text = small_tab.page.locator("#ex-out").inner_text()
     assert "null" not in text and "undefined" not in text
     link = small_tab.page.locator("#ex-out a.explore-link").get_attribute("href")
