@@ -229,3 +229,35 @@ class IngestResult:
     dictionary: DictionaryInfo
     report: IngestReport
     message: str
+
+
+@dataclass(frozen=True)
+class DecisiveWords:
+    """Which words decide the game at a position (`Solution.decisive`): every single
+    deletion (and, with a pool, addition) that changes its outcome, each with the outcome
+    it gives, and the fewest deletions that do."""
+
+    name: str
+    rules: str
+    position: str
+    outcome: str
+    """The outcome now, for the player to move at the position."""
+    to_move: int | None
+    pool: str | None
+    deletions: tuple[Any, ...]
+    additions: tuple[Any, ...] | None
+    """None without a pool."""
+    fewest: Any
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "rules": self.rules,
+            "position": self.position,
+            "to_move": self.to_move,
+            "outcome": self.outcome,
+            "pool": self.pool,
+            "deletions": [e.as_dict() for e in self.deletions],
+            "additions": None if self.additions is None else [e.as_dict() for e in self.additions],
+            "fewest": self.fewest.as_dict(),
+        }

@@ -23,6 +23,7 @@ RULE_COMMANDS = (
     "strategy",
     "line",
     "compare",
+    "decisive",
     "verify",
     "play",
     "selfplay",

@@ -189,6 +189,7 @@ PRINTS_DATA = (
     "strategy",
     "line",
     "compare",
+    "decisive",
     "report",
     "survey",
     "play",

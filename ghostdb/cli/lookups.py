@@ -1,4 +1,4 @@
-"""`ghostdb lookup`, `openings`, `strategy` and `line`: questions to one stored solution.
+"""`ghostdb lookup`, `openings`, `strategy`, `line`, `decisive`: questions to one solution.
 
 `lookup` is the command that must start fast: it imports `ghostdb.text.positions` and
 nothing it does not render.
@@ -146,3 +146,35 @@ def line(
     with store_for(db) as store:
         found = store.solution(name, chosen).line(fragment)
     emit(to_json(found.as_dict()) if json else plans.principal_lines(found))
+
+
+@app.command()
+@with_rule_options
+def decisive(
+    name: Name,
+    *,
+    rule_options: RuleOptions,
+    position: Annotated[
+        str, typer.Option("--position", help="Position to ask about [default: the start].")
+    ] = "",
+    pool: Annotated[
+        str | None,
+        typer.Option(
+            "--pool",
+            metavar="OTHER",
+            help="Another stored dictionary: which of its words, added alone, change the outcome.",
+        ),
+    ] = None,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """Which words decide the game: each word whose deletion alone (or, with --pool, whose
+    addition alone) changes the outcome at the position, and the fewest deletions that
+    do (plain Ghost for two players)."""
+    from ghostdb.text.common import to_json
+    from ghostdb.text.reports import decisive_words
+
+    chosen = rules_of(name, rule_options)
+    with store_for(db) as store:
+        found = store.solution(name, chosen).decisive(position, pool)
+    emit(to_json(found.as_dict()) if json else decisive_words(found, chosen))

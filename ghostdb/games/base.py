@@ -17,11 +17,11 @@ draw is a position from which neither side can force an end (only games with cyc
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from ghostdb.errors import BadMove
+from ghostdb.errors import BadMove, NotForThisGame
 
 if TYPE_CHECKING:  # numpy is for building and solving: lookups start without it
     import numpy as np
@@ -236,6 +236,17 @@ class Game(ABC):
     def owns_key(cls, key: str) -> bool:
         """Whether a stored rule key is one of this game's (its first part names it)."""
         return key.split("/", 1)[0] == cls.name
+
+    def check_decisive(self) -> None:
+        """Raise NotForThisGame unless `decider` works out decisive words for this rule
+        set (a game without words has none)."""
+        raise NotForThisGame(
+            f"decisive words are a word-game question: {self.name} is played without words"
+        )
+
+    def decider(self, words: Sequence[str], values: Mapping[str, str]) -> Any:
+        """What re-evaluates single-word edits from stored values (`decisive` words)."""
+        self.check_decisive()
 
     @classmethod
     def standard_rule_sets(cls, misere: bool = False) -> list[Any]:

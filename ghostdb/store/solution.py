@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from ghostdb.games.base import Game, RuleSet
     from ghostdb.play.engine import Match, SelfPlay
-    from ghostdb.reports import SolutionSummary
+    from ghostdb.reports import DecisiveWords, SolutionSummary
     from ghostdb.store.lookups import Lookups, SolutionRef
     from ghostdb.strategies import Lines, OpeningPlans, Strategy
     from ghostdb.values import Position
@@ -125,6 +125,15 @@ class Solution:
                 f"{what} are for two players: with {rules.players}, `ghostdb lookup {name}"
                 f"{rules.flags()}` shows the safe seats and their safe moves"
             )
+
+    def decisive(self, position: str = "", pool: str | None = None) -> DecisiveWords:
+        """The words that decide the game at ``position``: every single deletion (and,
+        with ``pool``, another stored dictionary, every addition of its words) that
+        changes the outcome there, and the fewest deletions that do; from the stored
+        values, one path a word (plain Ghost for two players)."""
+        from ghostdb.store import decisive
+
+        return decisive.decisive(self, position, pool)
 
     # -- figures -----------------------------------------------------------------------------
 

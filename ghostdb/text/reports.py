@@ -11,11 +11,18 @@ from typing import TYPE_CHECKING, Any
 
 from ghostdb import wordlists
 from ghostdb.games.registry import game_of
-from ghostdb.text.common import count, label, seat_list, table
+from ghostdb.text.common import CATEGORY_VERBS, count, label, seat_list, table
 from ghostdb.text.plans import word_is_path
 
 if TYPE_CHECKING:
-    from ghostdb.reports import Comparison, DictionaryInfo, IngestReport, SolutionInfo, SurveyRow
+    from ghostdb.reports import (
+        Comparison,
+        DecisiveWords,
+        DictionaryInfo,
+        IngestReport,
+        SolutionInfo,
+        SurveyRow,
+    )
     from ghostdb.strategies import ReportRow, Strategy
 
 
@@ -256,3 +263,41 @@ def survey(rows: Sequence[SurveyRow], *, markdown: bool = False) -> str:
     align = ["---:" if i == 4 else "---" for i in range(len(SURVEY_HEADERS))]
     lines = [SURVEY_HEADERS, align, *body]
     return "\n".join("| " + " | ".join(cells) + " |" for cells in lines)
+
+
+def decisive_words(found: DecisiveWords, rules: Any, shown: int = 40) -> str:
+    """The words that decide the game at a position: single deletions, single additions
+    from the pool, and the fewest deletions, each with the outcome it gives."""
+    who = "the player to move" if found.to_move is None else f"player {found.to_move} to move"
+    lines = [
+        f"{found.name}, {rules.describe()}, at {label(found.position)}: {who} "
+        f"{CATEGORY_VERBS[found.outcome]}"
+    ]
+
+    def listed(edits: Sequence[Any]) -> str:
+        items = [f"{e.word} ({e.outcome})" for e in edits[:shown]]
+        more = (
+            f" … and {len(edits) - shown:,} more (--json lists them all)"
+            if len(edits) > shown
+            else ""
+        )
+        return " ".join(items) + more
+
+    lines.append(
+        f"deleting one word changes it: {len(found.deletions):,} words"
+        + (f": {listed(found.deletions)}" if found.deletions else "")
+    )
+    if found.additions is not None:
+        lines.append(
+            f"adding one word of {found.pool} changes it: {len(found.additions):,} words"
+            + (f": {listed(found.additions)}" if found.additions else "")
+        )
+    fewest = found.fewest
+    if fewest.count is None:
+        lines.append("no set of deletions changes it (every one leaves no game, or the same)")
+    else:
+        lines.append(
+            f"fewest deletions that change it: {fewest.count:,} "
+            f"({' '.join(fewest.delete)}), then {fewest.outcome} for the player to move"
+        )
+    return "\n".join(lines)

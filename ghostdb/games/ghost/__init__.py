@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ghostdb.errors import BadMove, NotSolved
+from ghostdb.errors import BadMove, NotForThisGame, NotSolved
 from ghostdb.games.base import LOSS, NOT_FINAL, WIN, Game, PositionGraph
 from ghostdb.games.ghost.rules import (
     MAX_PLAYERS,
@@ -92,6 +92,22 @@ class GhostGame(Game):
         return {Variant.SUPERDUPER: 3, Variant.SUPER: 2, Variant.INSERT: 4, Variant.ANAGRAM: 3}.get(
             self.rules.variant, 1
         )
+
+    def check_decisive(self) -> None:
+        """Plain Ghost for two players only: in the Super variants a word's infixes are
+        fragments too, so one edit reaches far beyond one path."""
+        if self.rules.variant is not Variant.GHOST or self.rules.players != 2:
+            raise NotForThisGame(
+                f"decisive words are worked out for plain Ghost for two players, not for "
+                f"{self.rules.describe()}: give --rules ghost"
+            )
+
+    def decider(self, words: Sequence[str], values: Mapping[str, str]) -> Any:
+        """Single-word edits re-evaluated from the stored values."""
+        from ghostdb.games.ghost.decisive import Decider
+
+        self.check_decisive()
+        return Decider(words, values, self.rules.misere)
 
     @property
     def plan_unit(self) -> str:

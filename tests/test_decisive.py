@@ -1,0 +1,184 @@
+"""Decisive words of plain Ghost: every single deletion and addition, and the fewest
+deletions, checked against an independent brute-force solve of the edited dictionary
+(tests/brute.py) on random small word lists; no smaller set of deletions may do."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+from brute import brute_force
+from conftest import OWN_WORDLISTS, dump, run, shared_list
+
+from ghostdb import Store, open_store
+from ghostdb.games.ghost.decisive import GONE, LOSS, WIN, Decider
+from ghostdb.games.ghost.rules import Rules
+
+
+def outcome(words: list[str], rules: Rules, position: str) -> str:
+    """The outcome at ``position`` of the dictionary ``words``, solved from scratch."""
+    brute = brute_force(words, rules)
+    if not brute.is_fragment(position):
+        return GONE
+    return WIN if brute.value(position)[0] else LOSS
+
+
+def decider(words: list[str], rules: Rules) -> Decider:
+    brute = brute_force(words, rules)
+    game = [w for w in words if len(w) >= rules.min_length]
+    fragments = {w[:k] for w in game for k in range(len(w) + 1)}
+    values = {f: WIN if brute.value(f)[0] else LOSS for f in fragments}
+    return Decider(game, values, rules.misere)
+
+
+def random_case(seed: int) -> tuple[list[str], list[str], Rules]:
+    rng = random.Random(seed)
+    letters = "abc"[: rng.choice((2, 3))]
+
+    def word() -> str:
+        return "".join(rng.choice(letters) for _ in range(rng.randint(2, 5)))
+
+    words = sorted({word() for _ in range(rng.randint(3, 9))})
+    pool = sorted({word() for _ in range(6)} - set(words))
+    rules = Rules(min_length=rng.choice((2, 3)), misere=rng.random() < 0.3)
+    return words, pool, rules
+
+
+SEEDS = range(60)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_every_single_edit_matches_a_solve_of_the_edited_list(seed: int) -> None:
+    words, pool, rules = random_case(seed)
+    found = decider(words, rules)
+    game = found.words
+    if not game:
+        return
+    positions = sorted({w[:k] for w in game for k in range(len(w))})[:6]
+    for position in positions:
+        for w in (w for w in game if w.startswith(position)):
+            expected = outcome([x for x in words if x != w], rules, position)
+            assert found.deleted(position, w) == expected, (words, rules, position, w)
+        for x in (x for x in pool if len(x) >= rules.min_length and x.startswith(position)):
+            if x != position:
+                expected = outcome([*words, x], rules, position)
+                assert found.added(position, x) == expected, (words, rules, position, x)
+        flips = {e.word for e in found.single_deletions(position)}
+        now = found.outcome(position)
+        assert flips == {
+            w for w in game if w.startswith(position) and found.deleted(position, w) != now
+        }
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_fewest_deletions_are_the_fewest(seed: int) -> None:
+    words, _, rules = random_case(seed)
+    found = decider(words, rules)
+    game = found.words
+    for position in sorted({w[:k] for w in game for k in range(len(w))})[:4]:
+        now = found.outcome(position)
+        fewest = found.fewest_deletions(position)
+        below = [w for w in game if w.startswith(position)]
+
+        def flips(deleted: tuple[str, ...], position: str = position, now: str = now) -> bool:
+            after = outcome([w for w in words if w not in deleted], rules, position)
+            return after not in (now, GONE)
+
+        smallest = next(
+            (
+                size
+                for size in range(len(below) + 1)
+                if any(flips(s) for s in itertools.combinations(below, size))
+            ),
+            None,
+        )
+        assert fewest.count == smallest, (words, rules, position)
+        if fewest.count is not None:
+            assert len(fewest.delete) == fewest.count
+            assert flips(fewest.delete), (words, rules, position, fewest)
+            assert fewest.outcome == outcome(
+                [w for w in words if w not in fewest.delete], rules, position
+            )
+
+
+# -- through the store and the command line ----------------------------------------------
+
+
+def test_bad_input_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "ghost.db"
+    assert run("ingest", str(OWN_WORDLISTS / "five.txt"), db=db)[0] == 0
+    assert run("ingest", str(OWN_WORDLISTS / "mixed.txt"), "--keep-capitalised", db=db)[0] == 0
+    assert run("solve", "five", db=db)[0] == 0
+    assert run("solve", "tictactoe", db=db)[0] == 0
+    before = dump(db)
+    for args, message in (
+        (("nope",), "no dictionary named 'nope'"),
+        (("five", "--pool", "nope"), "no dictionary named 'nope'"),
+        (("five", "--pool", "mixed"), "mixed was ingested with --keep-capitalised and five"),
+        (("five", "--pool", "five"), "the pool is five itself"),
+        (("tictactoe",), "decisive words are a word-game question"),
+        (("five", "-m", "4"), "not solved for Ghost, words of 4+ letters"),
+        (("five", "--rules", "super"), "not solved for SuperGhost"),
+        (("five", "--position", "zz"), "'zz' begins no word"),
+        (("five", "--position", "g1"), "'1'"),
+    ):
+        code, out, err = run("decisive", *args, db=db)
+        assert code == 1 and out == "", (args, out)
+        assert err.startswith("error: ") and err.count("\n") == 1 and message in err, (args, err)
+    assert dump(db) == before
+
+
+def test_a_super_rule_set_is_refused_in_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "ghost.db"
+    assert run("ingest", str(OWN_WORDLISTS / "five.txt"), db=db)[0] == 0
+    assert run("solve", "five", "--rules", "super", db=db)[0] == 0
+    code, _, err = run("decisive", "five", "--rules", "super", db=db)
+    assert code == 1 and "plain Ghost for two players, not for SuperGhost" in err
+
+
+def solve_start(store: Store, words: list[str], name: str, rules: Rules) -> str:
+    """The start's outcome of ``words``, solved from scratch under ``name``."""
+    from ghostdb import wordlists
+
+    listed = wordlists.normalise(words, source=name)
+    name = store.ingest_words(listed, name=name).dictionary.name  # the same words: stored
+    store.solve(name, rules)
+    return store.lookup(name, "", rules).outcome.value
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("min_length", [3, 4])
+def test_enable_edits_that_flip_the_start_flip_it_when_solved_again(
+    tmp_path: Path, enable1: Path, min_length: int
+) -> None:
+    """ENABLE with TWL06 as the pool: every reported flip, checked by a full solve of the
+    edited list; a sample of the other words, checked not to flip; the fewest set too."""
+    twl06 = shared_list("twl06.txt")
+    rules = Rules(min_length=min_length)
+    with open_store(str(tmp_path / "ghost.db")) as store:
+        store.ingest(enable1)
+        store.ingest(twl06)
+        store.solve("enable1", rules)
+        found = store.solution("enable1", rules).decisive("", pool="twl06")
+        words = store.words("enable1")
+        game = [w for w in words if len(w) >= min_length]
+        flipped = {e.word for e in found.deletions}
+        sample = random.Random(min_length).sample(sorted(set(game) - flipped), 3)
+        for i, word in enumerate([*flipped, *sample]):
+            after = solve_start(store, [w for w in words if w != word], f"del{i}", rules)
+            assert (after != found.outcome) == (word in flipped), word
+        for i, edit in enumerate(found.additions or ()):
+            after = solve_start(store, [*words, edit.word], f"add{i}", rules)
+            assert after == edit.outcome != found.outcome, edit
+        if found.fewest.count is not None:
+            left = [w for w in words if w not in found.fewest.delete]
+            assert solve_start(store, left, "fewest", rules) == found.fewest.outcome
+    # What ENABLE is, found by the feature and re-solved above (a change in either shows).
+    expected = {
+        3: ({"hmm", "jnana", "nth"}, {"qubits", "qubyte"}, 1),
+        4: (set(), set(), 3),  # none alone; three together: holard hove ngultrum
+    }
+    added = {e.word for e in found.additions or ()}
+    assert (flipped, added, found.fewest.count) == expected[min_length]
