@@ -261,3 +261,31 @@ class DecisiveWords:
             "additions": None if self.additions is None else [e.as_dict() for e in self.additions],
             "fewest": self.fewest.as_dict(),
         }
+
+
+@dataclass(frozen=True)
+class WhyDiffer:
+    """Why two dictionaries' Ghost differ at the start (`Store.why`): the fewest word
+    differences — words only in ``a`` deleted, words only in ``b`` added — that give
+    ``a`` the outcome ``b`` has (None where the outcomes agree)."""
+
+    a: str
+    b: str
+    rules: str
+    outcome_a: str
+    outcome_b: str
+    only_a: int
+    only_b: int
+    fewest: Any
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "rules": self.rules,
+            "outcome_a": self.outcome_a,
+            "outcome_b": self.outcome_b,
+            "only_a": self.only_a,
+            "only_b": self.only_b,
+            "fewest": None if self.fewest is None else self.fewest.as_dict(),
+        }

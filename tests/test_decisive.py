@@ -5,12 +5,13 @@ deletions, checked against an independent brute-force solve of the edited dictio
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from pathlib import Path
 
 import pytest
 from brute import brute_force
-from conftest import OWN_WORDLISTS, dump, run, shared_list
+from conftest import OWN_WORDLISTS, dump, run, shared_list, write_list
 
 from ghostdb import Store, open_store
 from ghostdb.games.ghost.decisive import GONE, LOSS, WIN, Decider
@@ -103,6 +104,44 @@ def test_the_fewest_deletions_are_the_fewest(seed: int) -> None:
             )
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_fewest_edits_with_a_pool_are_the_fewest(seed: int) -> None:
+    """Deletions and additions from a pool, some words kept: every set of up to three
+    edits is tried by solving the edited list; none smaller than the answer may work,
+    and the answer's own set must."""
+    words, pool, rules = random_case(seed)
+    found = decider(words, rules)
+    game = found.words
+    pool = [w for w in pool if len(w) >= rules.min_length]
+    keep = set(game[::3])  # some words may not be deleted
+    for position in sorted({w[:k] for w in game for k in range(len(w))})[:4]:
+        now = found.outcome(position)
+        fewest = found.fewest(position, pool, keep)
+        edits = [("-", w) for w in game if w.startswith(position) and w not in keep]
+        edits += [("+", w) for w in pool if w.startswith(position) and w != position]
+
+        def flips(chosen: tuple[tuple[str, str], ...], position: str = position) -> bool:
+            gone = {w for sign, w in chosen if sign == "-"}
+            new = [w for sign, w in chosen if sign == "+"]
+            after = outcome([w for w in words if w not in gone] + new, rules, position)
+            return after not in (found.outcome(position), GONE)
+
+        smallest = next(
+            (n for n in range(4) if any(flips(c) for c in itertools.combinations(edits, n))),
+            None,
+        )
+        if fewest.count is not None and fewest.count <= 3:
+            assert fewest.count == smallest, (words, pool, keep, rules, position, fewest)
+        else:
+            assert smallest is None, (words, pool, keep, rules, position, fewest)
+        if fewest.count is not None:
+            assert not set(fewest.delete) & keep
+            assert len(fewest.delete) + len(fewest.add) == fewest.count
+            chosen = tuple(("-", w) for w in fewest.delete) + tuple(("+", w) for w in fewest.add)
+            assert flips(chosen), (words, pool, rules, position, fewest)
+            assert fewest.outcome != now
+
+
 # -- through the store and the command line ----------------------------------------------
 
 
@@ -173,12 +212,38 @@ def test_enable_edits_that_flip_the_start_flip_it_when_solved_again(
             after = solve_start(store, [*words, edit.word], f"add{i}", rules)
             assert after == edit.outcome != found.outcome, edit
         if found.fewest.count is not None:
-            left = [w for w in words if w not in found.fewest.delete]
+            left = [w for w in words if w not in found.fewest.delete] + list(found.fewest.add)
             assert solve_start(store, left, "fewest", rules) == found.fewest.outcome
+        alone = store.solution("enable1", rules).decisive("").fewest  # deletions alone
     # What ENABLE is, found by the feature and re-solved above (a change in either shows).
-    expected = {
-        3: ({"hmm", "jnana", "nth"}, {"qubits", "qubyte"}, 1),
-        4: (set(), set(), 3),  # none alone; three together: holard hove ngultrum
+    expected = {  # single deletions, single additions, fewest edits, fewest deletions
+        3: ({"hmm", "jnana", "nth"}, {"qubits", "qubyte"}, 1, 1),
+        4: (set(), set(), 2, 3),  # ngultrum out and hryvnas in; holard hove ngultrum out
     }
     added = {e.word for e in found.additions or ()}
-    assert (flipped, added, found.fewest.count) == expected[min_length]
+    got = (flipped, added, found.fewest.count, alone.count)
+    assert got == expected[min_length]
+
+
+def test_compare_why_names_the_fewest_differing_words(tmp_path: Path) -> None:
+    """five (ghost green tan tree tries: player 1 wins) against the same list without
+    tan and with toga (player 0 wins): deleting tan alone accounts for it."""
+    db = tmp_path / "ghost.db"
+    other = write_list(tmp_path, "ghost green toga tree tries", "other")
+    for path in (OWN_WORDLISTS / "five.txt", other):
+        assert run("ingest", str(path), db=db)[0] == 0
+    for name in ("five", "other"):
+        assert run("solve", name, db=db)[0] == 0
+    code, out, err = run("compare", "five", "other", "--why", "--json", db=db)
+    assert code == 0, err
+    why = json.loads(out)["why"]
+    assert (why["outcome_a"], why["outcome_b"], why["only_a"], why["only_b"]) == (
+        "loss", "win", 1, 1,
+    )  # fmt: skip
+    assert why["fewest"] == {"count": 1, "delete": ["tan"], "add": [], "outcome": "win"}
+    code, out, err = run("compare", "five", "other", "--why", db=db)
+    assert code == 0 and "  tan: only in five; without it, five plays as other" in out
+    code, out, err = run("compare", "five", "--why", db=db)
+    assert code == 1 and "--why compares two dictionaries under one rule set" in err
+    code, out, err = run("compare", "five", "five", "--why", db=db)
+    assert code == 1 and "nothing to compare" in err

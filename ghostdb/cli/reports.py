@@ -29,6 +29,14 @@ def compare(
     rule_options: RuleOptions,
     vs_options: RuleOptions,
     examples: Annotated[int, typer.Option(min=0, help="Examples of each difference.")] = 10,
+    why: Annotated[
+        bool,
+        typer.Option(
+            "--why",
+            help="Two dictionaries, one rule set: the fewest word differences that account "
+            "for a different outcome at the start.",
+        ),
+    ] = False,
     json: Json = False,
     db: DbOption = None,
 ) -> None:
@@ -41,9 +49,22 @@ def compare(
     # The second side: the same options but those its own --vs-* options replace.
     theirs = {name: value for name, value in vs_options.items() if value is not None}
     right = rules_of(b or a, {**rule_options, **theirs})
+    if why and (b is None or theirs):
+        fail("--why compares two dictionaries under one rule set: give B, and no --vs-… option")
     with store_for(db) as store:
         found = store.compare(a, b, left, right, examples=examples)
-    emit(to_json(found.as_dict()) if json else comparison(found))
+        reasons = store.why(a, b, left) if why and b is not None else None
+    if json:
+        data = found.as_dict()
+        if reasons is not None:
+            data["why"] = reasons.as_dict()
+        emit(to_json(data))
+        return
+    emit(comparison(found))
+    if reasons is not None:
+        from ghostdb.text.reports import why_differ
+
+        emit(why_differ(reasons))
 
 
 @app.command()

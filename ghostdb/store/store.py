@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         IngestResult,
         SolutionInfo,
         SurveyRow,
+        WhyDiffer,
     )
     from ghostdb.store.jobs import ProgressFn, SolveResult
     from ghostdb.store.verify import Verdict
@@ -262,6 +263,14 @@ class Store:
         from ghostdb.store import reports
 
         return reports.catalogue(self)
+
+    def why(self, a: str, b: str, rules: RuleSet | None = None) -> WhyDiffer:
+        """Why ``a`` and ``b`` (two dictionaries, one rule set of plain Ghost) differ at
+        the start: the fewest words only in ``a`` to delete and only in ``b`` to add
+        that give ``a`` ``b``'s outcome (see `ghostdb.games.ghost.decisive`)."""
+        from ghostdb.store import decisive
+
+        return decisive.why(self, a, b, self.rules_for(a) if rules is None else rules)
 
     def compare(
         self,

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
         IngestReport,
         SolutionInfo,
         SurveyRow,
+        WhyDiffer,
     )
     from ghostdb.strategies import ReportRow, Strategy
 
@@ -284,20 +285,56 @@ def decisive_words(found: DecisiveWords, rules: Any, shown: int = 40) -> str:
         return " ".join(items) + more
 
     lines.append(
-        f"deleting one word changes it: {len(found.deletions):,} words"
+        f"deleting one word changes it: {_words(len(found.deletions))}"
         + (f": {listed(found.deletions)}" if found.deletions else "")
     )
     if found.additions is not None:
         lines.append(
-            f"adding one word of {found.pool} changes it: {len(found.additions):,} words"
+            f"adding one word of {found.pool} changes it: {_words(len(found.additions))}"
             + (f": {listed(found.additions)}" if found.additions else "")
         )
     fewest = found.fewest
+    edits = "deletions" if found.pool is None else f"deletions and additions from {found.pool}"
     if fewest.count is None:
-        lines.append("no set of deletions changes it (every one leaves no game, or the same)")
+        lines.append(f"no set of {edits} changes it (each leaves no game, or the same)")
     else:
+        changes = [f"delete {w}" for w in fewest.delete] + [f"add {w}" for w in fewest.add]
         lines.append(
-            f"fewest deletions that change it: {fewest.count:,} "
-            f"({' '.join(fewest.delete)}), then {fewest.outcome} for the player to move"
+            f"fewest edits that change it: {fewest.count:,} ({', '.join(changes)}), "
+            f"then {fewest.outcome} for the player to move"
         )
     return "\n".join(lines)
+
+
+def why_differ(found: WhyDiffer) -> str:
+    """`compare --why`: the fewest word differences behind a different outcome."""
+    head = f"why: {found.a} and {found.b} ({found.rules}) differ at the start"
+    if found.fewest is None:
+        return (
+            f"why: {found.a} and {found.b} agree at the start ({found.outcome_a}): "
+            "nothing to explain"
+        )
+    fewest = found.fewest
+    if fewest.count is None:
+        return (
+            f"{head} ({found.outcome_a} / {found.outcome_b} for player 0), but no set of their "
+            f"{found.only_a + found.only_b:,} differing words alone accounts for it"
+        )
+    lines = [
+        f"{head}: {found.outcome_a} for player 0 in {found.a}, {found.outcome_b} in {found.b}; "
+        f"{fewest.count:,} of their {found.only_a + found.only_b:,} differing words account "
+        f"for it:"
+    ]
+    lines += [
+        f"  {w}: only in {found.a}; without it, {found.a} plays as {found.b}" for w in fewest.delete
+    ]
+    lines += [
+        f"  {w}: only in {found.b}; with it, {found.a} plays as {found.b}" for w in fewest.add
+    ]
+    firsts = sorted({w[0] for w in (*fewest.delete, *fewest.add)})
+    lines.append(f"  (under the first move{'s' if len(firsts) > 1 else ''} {', '.join(firsts)})")
+    return "\n".join(lines)
+
+
+def _words(n: int) -> str:
+    return f"{n:,} word{'' if n == 1 else 's'}"

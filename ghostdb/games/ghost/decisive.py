@@ -43,18 +43,19 @@ class Edit:
 
 @dataclass(frozen=True)
 class Fewest:
-    """The fewest deletions that change the outcome at the position, and one such set."""
+    """The fewest edits that change the outcome at the position, and one such set."""
 
     count: int | None
-    """None when no set of deletions changes it (every way leaves the position gone)."""
+    """None when no set of the edits allowed changes it."""
     delete: tuple[str, ...]
     outcome: str | None
+    add: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         return {
             "count": self.count,
             "delete": list(self.delete),
-            "add": [],
+            "add": list(self.add),
             "outcome": self.outcome,
         }
 
@@ -161,80 +162,122 @@ class Decider:
                     found.append(Edit(word, True, state))
         return found
 
-    # -- the fewest deletions ----------------------------------------------------------------
+    # -- the fewest edits ----------------------------------------------------------------------
 
     def fewest_deletions(self, position: str) -> Fewest:
-        """The fewest deletions that change the outcome at ``position``, exactly, with
-        one such set of words (the first in move order among the cheapest)."""
-        below = sorted(
-            (f for f in self.values if f.startswith(position)), key=lambda f: (-len(f), f)
-        )
-        costs: dict[str, tuple[int, int]] = {}  # fragment -> (cost to win, cost to lose)
+        """The fewest deletions that change the outcome at ``position`` (see `fewest`)."""
+        return self.fewest(position)
+
+    def fewest(
+        self,
+        position: str,
+        pool: Iterable[str] = (),
+        keep: Iterable[str] = (),
+        target: str | None = None,
+    ) -> Fewest:
+        """The fewest edits — deletions of this list's words but those in ``keep``, and
+        additions of ``pool``'s words — that give ``position`` the outcome ``target`` (by
+        default: change it), exactly, with one such set (the first in move order among
+        the cheapest).
+
+        One pass from the deepest fragment up prices each fragment won, lost and gone:
+        won needs one child lost; lost needs every child won or gone, one left; gone needs
+        every word below deleted; a fragment that is a word (kept, or added) has the
+        word's value whatever lies below.  The words below different children are
+        disjoint, so these prices add up and the minimum is exact.
+        """
+        added = {w for w in pool if w.startswith(position) and w != position} - self.word_set
+        kept = frozenset(keep)
+        nodes = {f for f in self.values if f.startswith(position)}
+        nodes.update(w[:k] for w in added for k in range(len(position), len(w) + 1))
         kids: dict[str, list[str]] = {}
-        for fragment in below:
+        for fragment in sorted(nodes):
             if fragment != position:
                 kids.setdefault(fragment[:-1], []).append(fragment)
-        for fragment in below:
-            children = sorted(kids.get(fragment, ()))
-            win, lose = self._child_costs(children, costs)
-            if fragment in self.word_set:  # keep the word: its value; or delete it
-                keep = (0, INFINITE) if self.terminal == WIN else (INFINITE, 0)
-                win, lose = min(keep[0], 1 + win), min(keep[1], 1 + lose)
-            costs[fragment] = (win, lose)
-        target = LOSS if self.values[position] == WIN else WIN
-        cost = costs[position][0 if target == WIN else 1]
-        if cost >= INFINITE:
-            return Fewest(None, (), None)
-        chosen: list[str] = []
-        self._collect(position, target, kids, costs, chosen)
-        return Fewest(cost, tuple(sorted(chosen)), target)
+        prices: dict[str, _Price] = {}
+        for fragment in sorted(nodes, key=lambda f: (-len(f), f)):
+            prices[fragment] = self._price(fragment, kids.get(fragment, []), prices, added, kept)
+        now = self.values[position]
+        goal = target or (LOSS if now == WIN else WIN)
+        cost = prices[position].cost(goal)
+        if cost >= INFINITE or goal == now:
+            return Fewest(None if goal != now else 0, (), None if goal != now else now)
+        deleted: list[str] = []
+        adding: list[str] = []
+        self._choose(position, goal, kids, prices, added, deleted, adding)
+        return Fewest(cost, tuple(sorted(deleted)), goal, tuple(sorted(adding)))
 
-    def _child_costs(
-        self, children: Sequence[str], costs: Mapping[str, tuple[int, int]]
-    ) -> tuple[int, int]:
-        """The cheapest way to make a fragment with these children won (one child lost)
-        and lost (every child won or gone, at least one left)."""
-        if not children:
-            return INFINITE, INFINITE
-        win = min(costs[c][1] for c in children)
-        lose = 0
-        extra = INFINITE
-        for c in children:
-            won, gone = costs[c][0], self.words_under(c)
-            lose += min(won, gone)
-            extra = min(extra, max(won - gone, 0))
-        if all(self.words_under(c) < costs[c][0] for c in children):
-            lose += extra  # one child must stay: the cheapest to keep, won
-        return win, min(lose, INFINITE)
-
-    def _collect(
+    def _price(
         self,
         fragment: str,
-        target: str,
+        children: Sequence[str],
+        prices: Mapping[str, _Price],
+        added: set[str],
+        kept: frozenset[str],
+    ) -> _Price:
+        """What it costs to make ``fragment`` won, lost and gone (see `fewest`)."""
+        word = fragment in self.word_set
+        as_word = 0 if word else 1 if fragment in added else INFINITE
+        not_word = (INFINITE if fragment in kept else 1) if word else 0
+        win_below = min((prices[c].lose for c in children), default=INFINITE)
+        lose_below = INFINITE
+        if children:
+            lose_below = sum(min(prices[c].win, prices[c].gone) for c in children)
+            if all(prices[c].gone < prices[c].win for c in children):
+                lose_below += min(prices[c].win - prices[c].gone for c in children)
+        gone = min(not_word + sum(prices[c].gone for c in children), INFINITE)
+        win = min(as_word if self.terminal == WIN else INFINITE, not_word + win_below)
+        lose = min(as_word if self.terminal == LOSS else INFINITE, not_word + lose_below)
+        return _Price(min(win, INFINITE), min(lose, INFINITE), gone)
+
+    def _choose(
+        self,
+        fragment: str,
+        state: str,
         kids: Mapping[str, list[str]],
-        costs: Mapping[str, tuple[int, int]],
-        chosen: list[str],
+        prices: Mapping[str, _Price],
+        added: set[str],
+        deleted: list[str],
+        adding: list[str],
     ) -> None:
-        """Add to ``chosen`` the deletions that give ``fragment`` the value ``target`` at
-        its stored cost (the choices `fewest_deletions` priced)."""
-        index = 0 if target == WIN else 1
-        if costs[fragment][index] == 0:
+        """The edits that give ``fragment`` ``state`` at its price (`_price`'s choices)."""
+        price = prices[fragment]
+        if price.cost(state) == 0:
             return
-        children = sorted(kids.get(fragment, ()))
-        if fragment in self.word_set:
-            keep_ok = self.terminal == target
-            if not keep_ok:
-                chosen.append(fragment)  # deleting the word lets play go on
-        if target == WIN:
-            best = min(children, key=lambda c: costs[c][1])
-            self._collect(best, LOSS, kids, costs, chosen)
+        word = fragment in self.word_set
+        children = kids.get(fragment, [])
+        if state == GONE:
+            if word:
+                deleted.append(fragment)
+            for child in children:
+                self._choose(child, GONE, kids, prices, added, deleted, adding)
             return
-        options = [(costs[c][0], self.words_under(c), c) for c in children]
-        kept = None
-        if all(gone < won for won, gone, _ in options):
-            kept = min(options, key=lambda o: (o[0] - o[1], o[2]))[2]
-        for won, gone, child in options:
-            if child == kept or won <= gone:
-                self._collect(child, WIN, kids, costs, chosen)
-            else:
-                chosen.extend(self.words_below(child))
+        as_word = 0 if word else 1 if fragment in added else INFINITE
+        if self.terminal == state and as_word == price.cost(state):
+            if not word:
+                adding.append(fragment)
+            return
+        if word:
+            deleted.append(fragment)
+        if state == WIN:
+            best = min(children, key=lambda c: prices[c].lose)
+            self._choose(best, LOSS, kids, prices, added, deleted, adding)
+            return
+        left = None
+        if all(prices[c].gone < prices[c].win for c in children):
+            left = min(children, key=lambda c: prices[c].win - prices[c].gone)
+        for child in children:
+            won = child == left or prices[child].win <= prices[child].gone
+            self._choose(child, WIN if won else GONE, kids, prices, added, deleted, adding)
+
+
+@dataclass(frozen=True)
+class _Price:
+    """What it costs to make a fragment won, lost or gone."""
+
+    win: int
+    lose: int
+    gone: int
+
+    def cost(self, state: str) -> int:
+        return {WIN: self.win, LOSS: self.lose, GONE: self.gone}[state]
