@@ -194,12 +194,12 @@ class Decider:
         for fragment in sorted(nodes):
             if fragment != position:
                 kids.setdefault(fragment[:-1], []).append(fragment)
-        prices: dict[str, _Price] = {}
+        prices: dict[str, tuple[int, int, int]] = {}
         for fragment in sorted(nodes, key=lambda f: (-len(f), f)):
             prices[fragment] = self._price(fragment, kids.get(fragment, []), prices, added, kept)
         now = self.values[position]
         goal = target or (LOSS if now == WIN else WIN)
-        cost = prices[position].cost(goal)
+        cost = prices[position][_INDEX[goal]]
         if cost >= INFINITE or goal == now:
             return Fewest(None if goal != now else 0, (), None if goal != now else now)
         deleted: list[str] = []
@@ -211,38 +211,48 @@ class Decider:
         self,
         fragment: str,
         children: Sequence[str],
-        prices: Mapping[str, _Price],
+        prices: Mapping[str, tuple[int, int, int]],
         added: set[str],
         kept: frozenset[str],
-    ) -> _Price:
-        """What it costs to make ``fragment`` won, lost and gone (see `fewest`)."""
+    ) -> tuple[int, int, int]:
+        """What it costs to make ``fragment`` won, lost and gone (see `fewest`): one
+        pass over its children (this runs once a fragment: hundreds of thousands)."""
+        win_below = lose_below = keep_one = INFINITE
+        gone_below = 0
+        if children:
+            lose_below, every_gone = 0, True
+            for child in children:
+                won, lost, gone = prices[child]
+                win_below = min(win_below, lost)
+                gone_below += gone
+                if won <= gone:
+                    lose_below += won
+                    every_gone = False
+                else:
+                    lose_below += gone
+                    keep_one = min(keep_one, won - gone)
+            if every_gone:  # one child must stay: the cheapest to keep, won
+                lose_below += keep_one
         word = fragment in self.word_set
         as_word = 0 if word else 1 if fragment in added else INFINITE
         not_word = (INFINITE if fragment in kept else 1) if word else 0
-        win_below = min((prices[c].lose for c in children), default=INFINITE)
-        lose_below = INFINITE
-        if children:
-            lose_below = sum(min(prices[c].win, prices[c].gone) for c in children)
-            if all(prices[c].gone < prices[c].win for c in children):
-                lose_below += min(prices[c].win - prices[c].gone for c in children)
-        gone = min(not_word + sum(prices[c].gone for c in children), INFINITE)
         win = min(as_word if self.terminal == WIN else INFINITE, not_word + win_below)
         lose = min(as_word if self.terminal == LOSS else INFINITE, not_word + lose_below)
-        return _Price(min(win, INFINITE), min(lose, INFINITE), gone)
+        return min(win, INFINITE), min(lose, INFINITE), min(not_word + gone_below, INFINITE)
 
     def _choose(
         self,
         fragment: str,
         state: str,
         kids: Mapping[str, list[str]],
-        prices: Mapping[str, _Price],
+        prices: Mapping[str, tuple[int, int, int]],
         added: set[str],
         deleted: list[str],
         adding: list[str],
     ) -> None:
         """The edits that give ``fragment`` ``state`` at its price (`_price`'s choices)."""
-        price = prices[fragment]
-        if price.cost(state) == 0:
+        price = prices[fragment][_INDEX[state]]
+        if price == 0:
             return
         word = fragment in self.word_set
         children = kids.get(fragment, [])
@@ -253,31 +263,23 @@ class Decider:
                 self._choose(child, GONE, kids, prices, added, deleted, adding)
             return
         as_word = 0 if word else 1 if fragment in added else INFINITE
-        if self.terminal == state and as_word == price.cost(state):
+        if self.terminal == state and as_word == price:
             if not word:
                 adding.append(fragment)
             return
         if word:
             deleted.append(fragment)
         if state == WIN:
-            best = min(children, key=lambda c: prices[c].lose)
+            best = min(children, key=lambda c: prices[c][1])
             self._choose(best, LOSS, kids, prices, added, deleted, adding)
             return
         left = None
-        if all(prices[c].gone < prices[c].win for c in children):
-            left = min(children, key=lambda c: prices[c].win - prices[c].gone)
+        if all(prices[c][2] < prices[c][0] for c in children):
+            left = min(children, key=lambda c: prices[c][0] - prices[c][2])
         for child in children:
-            won = child == left or prices[child].win <= prices[child].gone
+            won = child == left or prices[child][0] <= prices[child][2]
             self._choose(child, WIN if won else GONE, kids, prices, added, deleted, adding)
 
 
-@dataclass(frozen=True)
-class _Price:
-    """What it costs to make a fragment won, lost or gone."""
-
-    win: int
-    lose: int
-    gone: int
-
-    def cost(self, state: str) -> int:
-        return {WIN: self.win, LOSS: self.lose, GONE: self.gone}[state]
+_INDEX = {WIN: 0, LOSS: 1, GONE: 2}
+"""Where each state's cost stands in a fragment's prices (won, lost, gone)."""
