@@ -80,7 +80,7 @@ def test_the_fewest_deletions_are_the_fewest(seed: int) -> None:
     game = found.words
     for position in sorted({w[:k] for w in game for k in range(len(w))})[:4]:
         now = found.outcome(position)
-        fewest = found.fewest_deletions(position)
+        fewest = found.fewest(position)
         below = [w for w in game if w.startswith(position)]
 
         def flips(deleted: tuple[str, ...], position: str = position, now: str = now) -> bool:

@@ -56,8 +56,7 @@ def why(store: Store, a: str, b: str, rules: RuleSet) -> WhyDiffer:
     start_a, start_b = left.lookup(), right.lookup()
     min_length = left.rules.min_length
     words_a = dictionaries.words(store.engine, a, min_length)
-    words_b = dictionaries.words(store.engine, b, min_length)
-    _pool(left, b, min_length)  # the same normalisation, or one line why not
+    words_b = _pool(left, b, min_length)  # ingested the same way, or one line why not
     both = set(words_a) & set(words_b)
     if start_a.outcome == start_b.outcome:
         found = None

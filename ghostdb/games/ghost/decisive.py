@@ -164,10 +164,6 @@ class Decider:
 
     # -- the fewest edits ----------------------------------------------------------------------
 
-    def fewest_deletions(self, position: str) -> Fewest:
-        """The fewest deletions that change the outcome at ``position`` (see `fewest`)."""
-        return self.fewest(position)
-
     def fewest(
         self,
         position: str,
