@@ -50,6 +50,11 @@ class NotForThisGame(GhostdbError, ValueError):
     """A question that the game of that name does not have (plans of Chopsticks)."""
 
 
+class NotWorkedOut(GhostdbError, LookupError):
+    """An answer kept on first request (decisive words) that nobody has asked for yet,
+    asked of a reader that may not write it (the web server)."""
+
+
 class DeadFragment(GhostdbError, LookupError):
     """A fragment that no word of the dictionary continues."""
 

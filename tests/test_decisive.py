@@ -71,6 +71,14 @@ def test_every_single_edit_matches_a_solve_of_the_edited_list(seed: int) -> None
         assert flips == {
             w for w in game if w.startswith(position) and found.deleted(position, w) != now
         }
+        # Where each flip matters: the move it lies under, solved before and after.
+        long = [x for x in pool if len(x) >= rules.min_length]
+        edits = found.single_deletions(position) + found.single_additions(position, long)
+        for e in edits:
+            edited = [*words, e.word] if e.added else [x for x in words if x != e.word]
+            assert e.move == e.word[: len(position) + 1]
+            assert e.move_before == outcome(words, rules, e.move), (words, rules, e)
+            assert e.move_after == outcome(edited, rules, e.move), (words, rules, e)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -140,6 +148,11 @@ def test_the_fewest_edits_with_a_pool_are_the_fewest(seed: int) -> None:
             chosen = tuple(("-", w) for w in fewest.delete) + tuple(("+", w) for w in fewest.add)
             assert flips(chosen), (words, pool, rules, position, fewest)
             assert fewest.outcome != now
+            edited = [w for w in words if w not in fewest.delete] + list(fewest.add)
+            assert sorted(e.word for e in fewest.edits) == sorted(fewest.delete + fewest.add)
+            for e in fewest.edits:  # each word's move, solved before and after the set
+                assert e.move_before == outcome(words, rules, e.move), (words, e)
+                assert e.move_after == outcome(edited, rules, e.move), (words, pool, e)
 
 
 # -- through the store and the command line ----------------------------------------------
@@ -240,10 +253,105 @@ def test_compare_why_names_the_fewest_differing_words(tmp_path: Path) -> None:
     assert (why["outcome_a"], why["outcome_b"], why["only_a"], why["only_b"]) == (
         "loss", "win", 1, 1,
     )  # fmt: skip
-    assert why["fewest"] == {"count": 1, "delete": ["tan"], "add": [], "outcome": "win"}
+    assert why["fewest"] == {
+        "count": 1,
+        "exact": True,
+        "delete": ["tan"],
+        "add": [],
+        "outcome": "win",
+        "edits": [  # t was player 0's losing first move: without tan it wins
+            {"word": "tan", "edit": "delete", "outcome": "win", "move": "t",
+             "move_before": "win", "move_after": "loss"},
+        ],
+    }  # fmt: skip
     code, out, err = run("compare", "five", "other", "--why", db=db)
-    assert code == 0 and "  tan: only in five; without it, five plays as other" in out
+    assert code == 0 and "  delete tan: the move t: losing → winning (only in five)" in out
     code, out, err = run("compare", "five", "--why", db=db)
     assert code == 1 and "--why compares two dictionaries under one rule set" in err
     code, out, err = run("compare", "five", "five", "--why", db=db)
     assert code == 1 and "nothing to compare" in err
+
+
+# -- kept in the database ------------------------------------------------------------------
+
+
+def kept_rows(db: Path) -> tuple[int, int]:
+    """How many decisive answers and words the database keeps."""
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        answers = conn.execute("SELECT count(*) FROM decisive").fetchone()[0]
+        words = conn.execute("SELECT count(*) FROM decisive_words").fetchone()[0]
+    return answers, words
+
+
+def test_an_answer_is_kept_and_read_back_the_same(tmp_path: Path) -> None:
+    """The first request works the answer out and keeps it; the next reads it back (the
+    same, and without the words: a kept answer needs no dictionary read); a reader that
+    may not write gets NotWorkedOut for what nobody has asked yet; verify re-checks it."""
+    from ghostdb.errors import NotWorkedOut
+
+    db = tmp_path / "ghost.db"
+    other = write_list(tmp_path, "ghost green toga tree tries tang", "other")
+    for path in (OWN_WORDLISTS / "five.txt", other):
+        assert run("ingest", str(path), db=db)[0] == 0
+    assert run("solve", "five", db=db)[0] == 0
+    assert run("solve", "other", db=db)[0] == 0
+    assert kept_rows(db) == (0, 0)
+    code, first, err = run("decisive", "five", "--pool", "other", "--json", db=db)
+    assert code == 0, err
+    answers, words = kept_rows(db)
+    assert answers == 1 and words >= 1
+    code, again, err = run("decisive", "five", "--pool", "other", "--json", db=db)
+    assert code == 0 and again == first and kept_rows(db) == (answers, words)
+    with open_store(f"sqlite:///{db}", readonly=True) as store:
+        solution = store.solution("five")
+        assert json.loads(first) == solution.decisive("", "other", compute=False).as_dict()
+        with pytest.raises(NotWorkedOut, match="run `ghostdb decisive five --position t`"):
+            solution.decisive("t", compute=False)
+        with pytest.raises(NotWorkedOut, match="compare five other --why"):
+            store.why("five", "other", compute=False)
+    code, out, err = run("verify", "five", "--json", db=db)
+    assert code == 0 and json.loads(out)["solutions"][0]["decisive_checked"] == 1, (out, err)
+
+
+def test_verify_finds_a_kept_answer_that_is_wrong(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "ghost.db"
+    assert run("ingest", str(OWN_WORDLISTS / "five.txt"), db=db)[0] == 0
+    assert run("solve", "five", db=db)[0] == 0
+    assert run("decisive", "five", db=db)[0] == 0
+    with sqlite3.connect(db) as conn:  # a listed word that changes nothing, and a bad count
+        conn.execute(
+            "INSERT INTO decisive_words SELECT solution_id, question, position, pool_id, "
+            "'delete', 'ghost', 'win', 'g', 'win', 'loss' FROM decisive"
+        )
+        conn.execute("UPDATE decisive SET fewest_count = fewest_count + 1")
+    code, out, _ = run("verify", "five", "--json", db=db)
+    found = json.loads(out)["solutions"][0]["inconsistencies"]
+    assert code == 1 and [f["kind"] for f in found] == ["decisive"] and found[0]["count"] == 2
+
+
+def test_kept_answers_go_with_their_solution_and_their_pool(tmp_path: Path) -> None:
+    """A new solve of the rule set, or a replaced pool, drops what was worked out from
+    the old one: the next request works it out again."""
+    db = tmp_path / "ghost.db"
+    other = write_list(tmp_path, "ghost green toga tree tries", "other")
+    for path in (OWN_WORDLISTS / "five.txt", other):
+        assert run("ingest", str(path), db=db)[0] == 0
+    assert run("solve", "five", db=db)[0] == 0
+    assert run("decisive", "five", "--pool", "other", db=db)[0] == 0
+    assert run("decisive", "five", db=db)[0] == 0
+    assert kept_rows(db)[0] == 2
+    replaced = write_list(tmp_path, "ghost green toga tree tries abcd", "other")
+    assert run("ingest", str(replaced), "--name", "other", "--replace", db=db)[0] == 0
+    assert kept_rows(db)[0] == 1  # the answer without a pool stays
+    assert run("solve", "five", "--force", db=db)[0] == 0
+    assert kept_rows(db) == (0, 0)
+    code, out, _ = run("decisive", "five", "--pool", "other", "--json", db=db)
+    found = json.loads(out)
+    assert code == 0 and kept_rows(db)[0] == 1
+    # Worked out from the replaced pool: abcd (a new first move of four letters, won by
+    # player 0) is an addition that decides the game.
+    assert [e["word"] for e in found["additions"]] == ["abcd"]

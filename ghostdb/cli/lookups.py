@@ -169,12 +169,12 @@ def decisive(
     db: DbOption = None,
 ) -> None:
     """Which words decide the game: each word whose deletion alone (or, with --pool, whose
-    addition alone) changes the outcome at the position, and the fewest deletions that
-    do (plain Ghost for two players)."""
+    addition alone) changes the outcome at the position, and the fewest edits that do;
+    worked out on the first request and kept in the database."""
     from ghostdb.text.common import to_json
     from ghostdb.text.reports import decisive_words
 
     chosen = rules_of(name, rule_options)
-    with store_for(db) as store:
+    with store_for(db, write=True) as store:
         found = store.solution(name, chosen).decisive(position, pool)
     emit(to_json(found.as_dict()) if json else decisive_words(found, chosen))

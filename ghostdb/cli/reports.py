@@ -51,7 +51,7 @@ def compare(
     right = rules_of(b or a, {**rule_options, **theirs})
     if why and (b is None or theirs):
         fail("--why compares two dictionaries under one rule set: give B, and no --vs-… option")
-    with store_for(db) as store:
+    with store_for(db, write=why) as store:  # --why keeps what it works out
         found = store.compare(a, b, left, right, examples=examples)
         reasons = store.why(a, b, left) if why and b is not None else None
     if json:

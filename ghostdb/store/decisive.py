@@ -1,18 +1,35 @@
 """Decisive words: which single-word edits change the outcome at a position, and the
-fewest deletions that do, worked out from a solution's stored values (see
-`ghostdb.games.ghost.decisive`); nothing is solved again."""
+fewest edits that do, worked out from a solution's stored values (see
+`ghostdb.games.ghost.decisive`; nothing is solved again) and kept in the ``decisive``
+tables beside that solution.
+
+An answer is worked out on the first request and stored in one write transaction; every
+later request reads it back (one primary-key range).  The rows belong to the solution
+they were worked out from, so a new solve of the rule set starts afresh, and replacing
+the pool dictionary drops the answers that drew on it (`queries.clear_dictionary`).  A
+reader that may not write (the web server) asks with ``compute=False`` and gets
+NotWorkedOut when nothing is stored.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import random
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 
-from ghostdb.errors import BadMove
+from ghostdb.errors import BadMove, NotWorkedOut
 from ghostdb.store import dictionaries
-from ghostdb.store.schema import positions
+from ghostdb.store.db import serialise, writing
+from ghostdb.store.queries import FastQuery, now
+from ghostdb.store.schema import decisive as runs
+from ghostdb.store.schema import decisive_words, positions
 
 if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
+
     from ghostdb.games.base import RuleSet
     from ghostdb.reports import DecisiveWords, WhyDiffer
     from ghostdb.store.solution import Solution
@@ -21,17 +38,35 @@ if TYPE_CHECKING:
 NORMALISING = ("keep_capitalised", "fold_accents")
 """Ingest options that change which words a list holds: a pool must share them."""
 
+EDITS, WHY = "edits", "why"
+"""The two questions stored: decisive words at a position, why two dictionaries differ."""
+WORD_KINDS = ("delete", "add", "fewest_delete", "fewest_add")
+WORD_FIELDS = ("kind", "word", "outcome", "move", "move_before", "move_after")
 
-def decisive(solution: Solution, position: str = "", pool: str | None = None) -> DecisiveWords:
+
+def decisive(
+    solution: Solution, position: str = "", pool: str | None = None, compute: bool = True
+) -> DecisiveWords:
     """See `Solution.decisive`."""
     from ghostdb.reports import DecisiveWords
 
     solution.game.check_decisive()
     at = solution.lookup(position)  # the position, checked and in its stored form
-    min_length = solution.rules.min_length
-    words = dictionaries.words(solution.engine, solution.name, min_length)
-    pool_words = _pool(solution, pool, min_length) if pool is not None else None
-    decider = solution.game.decider(words, _values(solution))
+    pool_id = _pool_id(solution, pool) if pool is not None else 0
+    key = (solution.id, EDITS, at.fragment, pool_id)
+    answer = _read(solution, key)
+    if answer is None:
+        if not compute:
+            where = f" --position {at.fragment}" if at.fragment else ""
+            with_pool = f" --pool {pool}" if pool is not None else ""
+            raise NotWorkedOut(
+                f"the decisive words of {solution.name} under {solution.rules.key} at "
+                f"{at.fragment or 'the start'!r}{with_pool and ' with ' + pool} are not "
+                f"worked out yet: run `ghostdb decisive {solution.name}"
+                f"{solution.rules.flags()}{where}{with_pool}` to work them out and keep them"
+            )
+        answer = _work_out(solution, key, at.fragment, pool)
+    row, found = answer
     return DecisiveWords(
         name=solution.name,
         rules=solution.rules.key,
@@ -39,57 +74,286 @@ def decisive(solution: Solution, position: str = "", pool: str | None = None) ->
         outcome=at.outcome.value,
         to_move=at.to_move,
         pool=pool,
-        deletions=tuple(decider.single_deletions(at.fragment)),
-        additions=None
-        if pool_words is None
-        else tuple(decider.single_additions(at.fragment, pool_words)),
-        fewest=decider.fewest(at.fragment, pool_words or ()),
+        deletions=tuple(found["delete"]),
+        additions=None if pool is None else tuple(found["add"]),
+        fewest=_fewest(row, found),
     )
 
 
-def why(store: Store, a: str, b: str, rules: RuleSet) -> WhyDiffer:
+def _work_out(
+    solution: Solution, key: tuple[int, str, str, int], position: str, pool: str | None
+) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+    """Work out and store the decisive words at ``position`` (see `Decider`)."""
+    started = time.perf_counter()
+    min_length = solution.rules.min_length
+    words = dictionaries.words(solution.engine, solution.name, min_length)
+    pool_words = _pool(solution, pool, min_length) if pool is not None else None
+    decider = solution.game.decider(words, values(solution))
+    found = {
+        "delete": decider.single_deletions(position),
+        "add": [] if pool_words is None else decider.single_additions(position, pool_words),
+    }
+    fewest = decider.fewest(position, pool_words or ())
+    row = {
+        "outcome": decider.outcome(position),
+        "target": fewest.outcome or decider.outcome(position),
+        "fewest_count": fewest.count,
+        "exact": fewest.exact,
+        "only_here": None,
+        "only_pool": None,
+    }
+    found["fewest_delete"] = [e for e in fewest.edits if not e.added]
+    found["fewest_add"] = [e for e in fewest.edits if e.added]
+    _store(solution, key, row, found, time.perf_counter() - started)
+    return row, found
+
+
+def why(store: Store, a: str, b: str, rules: RuleSet, compute: bool = True) -> WhyDiffer:
     """See `Store.why`."""
     from ghostdb.reports import WhyDiffer
 
     left, right = store.solution(a, rules), store.solution(b, rules)
     left.game.check_decisive()
     start_a, start_b = left.lookup(), right.lookup()
-    min_length = left.rules.min_length
-    words_a = dictionaries.words(store.engine, a, min_length)
-    words_b = _pool(left, b, min_length)  # ingested the same way, or one line why not
-    both = set(words_a) & set(words_b)
-    if start_a.outcome == start_b.outcome:
-        found = None
-    else:
-        decider = left.game.decider(words_a, _values(left))
-        found = decider.fewest("", set(words_b) - both, both, start_b.outcome.value)
+    pool_id = _pool_id(left, b)
+    key = (left.id, WHY, "", pool_id)
+    answer = _read(left, key)
+    if answer is None:
+        if not compute:
+            raise NotWorkedOut(
+                f"why {a} and {b} differ under {rules.key} is not worked out yet: run "
+                f"`ghostdb compare {a} {b}{rules.flags()} --why` to work it out and keep it"
+            )
+        answer = _work_out_why(left, key, b, start_b.outcome.value)
+    row, found = answer
+    differ = start_a.outcome != start_b.outcome
     return WhyDiffer(
         a=a,
         b=b,
         rules=rules.key,
         outcome_a=start_a.outcome.value,
         outcome_b=start_b.outcome.value,
-        only_a=len(set(words_a) - both),
-        only_b=len(set(words_b) - both),
-        fewest=found,
+        only_a=row["only_here"],
+        only_b=row["only_pool"],
+        fewest=_fewest(row, found) if differ else None,
     )
 
 
-def _values(solution: Solution) -> dict[str, str]:
-    """Every stored fragment of a solution with its outcome."""
+def _work_out_why(
+    left: Solution, key: tuple[int, str, str, int], b: str, target: str
+) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+    started = time.perf_counter()
+    min_length = left.rules.min_length
+    words_a = dictionaries.words(left.engine, left.name, min_length)
+    words_b = _pool(left, b, min_length)  # ingested the same way, or one line why not
+    both = set(words_a) & set(words_b)
+    decider = left.game.decider(words_a, values(left))
+    outcome = decider.outcome("")
+    found: dict[str, list[Any]] = {kind: [] for kind in WORD_KINDS}
+    row = {
+        "outcome": outcome,
+        "target": target,
+        "fewest_count": 0,
+        "exact": True,
+        "only_here": len(words_a) - len(both),
+        "only_pool": len(words_b) - len(both),
+    }
+    if outcome != target:
+        fewest = decider.fewest("", set(words_b) - both, both, target)
+        row["fewest_count"], row["exact"] = fewest.count, fewest.exact
+        found["fewest_delete"] = [e for e in fewest.edits if not e.added]
+        found["fewest_add"] = [e for e in fewest.edits if e.added]
+    _store(left, key, row, found, time.perf_counter() - started)
+    return row, found
+
+
+def _fewest(row: dict[str, Any], found: dict[str, list[Any]]) -> Any:
+    """The stored fewest set as a `Fewest`."""
+    from ghostdb.games.ghost.decisive import Fewest
+
+    count = row["fewest_count"]
+    edits = tuple(sorted(found["fewest_delete"] + found["fewest_add"], key=lambda e: e.word))
+    changed = count is not None and count > 0
+    return Fewest(
+        count,
+        tuple(e.word for e in edits if not e.added),
+        row["target"] if changed or count == 0 else None,
+        tuple(e.word for e in edits if e.added),
+        exact=bool(row["exact"]),
+        edits=edits,
+    )
+
+
+# -- the tables --------------------------------------------------------------------------------
+
+
+def _read(
+    solution: Solution, key: tuple[int, str, str, int]
+) -> tuple[dict[str, Any], dict[str, list[Any]]] | None:
+    """A stored answer: its row and its words by kind, or None."""
+    from ghostdb.games.ghost.decisive import Edit
+
     with solution.engine.connect() as conn:
+        row = conn.execute(select(runs).where(*_match(runs, key))).mappings().first()
+        if row is None:
+            return None
+        fields = [decisive_words.c[f] for f in WORD_FIELDS]
         rows = conn.execute(
-            select(positions.c.fragment, positions.c.outcome).where(
-                positions.c.solution_id == solution.id
-            )
+            select(*fields).where(*_match(decisive_words, key)).order_by(decisive_words.c.word)
         ).all()
-    return {fragment: outcome for fragment, outcome in rows}
+    found: dict[str, list[Any]] = {kind: [] for kind in WORD_KINDS}
+    for kind, word, outcome, move, before, after in rows:
+        added = kind.endswith("add")
+        found[kind].append(Edit(word, added, outcome, move, before, after))
+    return dict(row), found
+
+
+def _store(
+    solution: Solution,
+    key: tuple[int, str, str, int],
+    row: dict[str, Any],
+    found: dict[str, list[Any]],
+    seconds: float,
+) -> None:
+    """Keep an answer, unless another process kept the same one meanwhile."""
+    keys = dict(zip(("solution_id", "question", "position", "pool_id"), key, strict=True))
+    with writing(solution.engine) as conn:
+        serialise(conn, runs)
+        if conn.execute(select(runs.c.solution_id).where(*_match(runs, key))).first():
+            return
+        conn.execute(insert(runs).values(**keys, **row, seconds=seconds, worked_out_at=now()))
+        rows = [
+            dict(
+                keys,
+                kind=kind,
+                word=e.word,
+                outcome=e.outcome,
+                move=e.move,
+                move_before=e.move_before,
+                move_after=e.move_after,
+            )
+            for kind, edits in found.items()
+            for e in edits
+        ]
+        if rows:
+            conn.execute(insert(decisive_words), rows)
+
+
+def _match(table: Any, key: tuple[int, str, str, int]) -> list[Any]:
+    solution_id, question, position, pool_id = key
+    return [
+        table.c.solution_id == solution_id,
+        table.c.question == question,
+        table.c.position == position,
+        table.c.pool_id == pool_id,
+    ]
+
+
+def stored_answers(conn: Connection, solution_id: int) -> Sequence[Any]:
+    """Every answer kept for a solution (for `verify`)."""
+    return conn.execute(select(runs).where(runs.c.solution_id == solution_id)).mappings().all()
+
+
+def stored_words(conn: Connection, row: Any) -> dict[str, list[Any]]:
+    """The words of one kept answer, by kind (for `verify`)."""
+    from ghostdb.games.ghost.decisive import Edit
+
+    key = (row["solution_id"], row["question"], row["position"], row["pool_id"])
+    fields = [decisive_words.c[f] for f in WORD_FIELDS]
+    found: dict[str, list[Any]] = {kind: [] for kind in WORD_KINDS}
+    for kind, word, outcome, move, before, after in conn.execute(
+        select(*fields).where(*_match(decisive_words, key))
+    ):
+        found[kind].append(Edit(word, kind.endswith("add"), outcome, move, before, after))
+    return found
+
+
+# -- verify -------------------------------------------------------------------------------------
+
+SAMPLE = 500
+"""How many words verify re-evaluates beyond those an answer lists, per answer."""
+
+
+def check_answers(
+    conn: Connection, solution_id: int, game: Any, words: Sequence[str]
+) -> tuple[int, list[str]]:
+    """Re-check every answer kept for a solution by re-evaluation (for `verify`): each
+    listed edit must give the outcome and move states kept; a sample of the other words
+    must change nothing; the fewest count must be what the recursion finds again.
+    Returns how many answers were checked and what disagrees."""
+    answers = stored_answers(conn, solution_id)
+    if not answers:
+        return 0, []
+    stmt = select(positions.c.fragment, positions.c.outcome).where(
+        positions.c.solution_id == solution_id
+    )
+    decider = game.decider(
+        words, dict(FastQuery(stmt, conn.dialect).run(conn.connection.driver_connection, {}))
+    )
+    problems: list[str] = []
+    for row in answers:
+        problems += _check_answer(conn, row, decider, game.rules.min_length)
+    return len(answers), problems
+
+
+def _check_answer(conn: Connection, row: Any, decider: Any, min_length: int) -> list[str]:
+    from ghostdb.store import queries as q
+
+    kept, position = stored_words(conn, row), row["position"]
+    where = f"decisive words at {position!r}" if row["question"] == EDITS else "why"
+    pool = q.dictionary_words(conn, row["pool_id"], min_length) if row["pool_id"] else []
+    if decider.values.get(position) != row["outcome"]:
+        return [f"{where}: kept for outcome {row['outcome']}, but the position is stored otherwise"]
+    problems = []
+    for kind, added in (("delete", False), ("add", True)):
+        for e in kept[kind]:
+            if decider.explain(position, e.word, added) != e:
+                problems.append(f"{where}: {kind} {e.word} does not give what is kept")
+    rng = random.Random(f"{row['solution_id']}/{position}/{row['pool_id']}")
+    listed = {e.word for e in kept["delete"] + kept["add"]}
+    below = [w for w in decider.words_below(position) if w not in listed]
+    others = [w for w in set(pool) - decider.word_set - listed if w.startswith(position)]
+    for word, added in [(w, False) for w in rng.sample(below, min(SAMPLE, len(below)))] + [
+        (w, True) for w in rng.sample(sorted(others), min(SAMPLE, len(others)))
+    ]:
+        state = decider.added(position, word) if added else decider.deleted(position, word)
+        if row["question"] == EDITS and state != row["outcome"]:
+            problems.append(f"{where}: {'adding' if added else 'deleting'} {word} changes it")
+    if row["question"] == EDITS:
+        again = decider.fewest(position, pool)
+    else:
+        both = set(pool) & decider.word_set
+        again = decider.fewest("", set(pool) - both, both, row["target"])
+    if row["fewest_count"] != again.count:
+        problems.append(f"{where}: kept {row['fewest_count']} fewest edits, found {again.count}")
+    return problems
+
+
+# -- what an answer is worked out from -----------------------------------------------------------
+
+
+def values(solution: Solution) -> dict[str, str]:
+    """Every stored fragment of a solution with its outcome (straight from the driver:
+    SQLAlchemy's per-row work would double the time on a large list)."""
+    stmt = select(positions.c.fragment, positions.c.outcome).where(
+        positions.c.solution_id == solution.id
+    )
+    with solution.engine.connect() as conn:
+        rows = FastQuery(stmt, conn.dialect).run(conn.connection.driver_connection, {})
+    return dict(rows)
+
+
+def _pool_id(solution: Solution, pool: str) -> int:
+    """The id of the pool dictionary (UnknownDictionary when there is none)."""
+    if pool == solution.name:
+        raise BadMove(f"the pool is {pool} itself: give another dictionary to add words from")
+    with solution.engine.connect() as conn:
+        return int(dictionaries.dictionary_row(conn, pool).id)
 
 
 def _pool(solution: Solution, pool: str, min_length: int) -> list[str]:
     """The game words of another stored dictionary, ingested the same way."""
-    if pool == solution.name:
-        raise BadMove(f"the pool is {pool} itself: give another dictionary to add words from")
+    _pool_id(solution, pool)
     mine = dictionaries.dictionary(solution.engine, solution.name).report.get("options") or {}
     theirs = dictionaries.dictionary(solution.engine, pool).report.get("options") or {}
     for option in NORMALISING:

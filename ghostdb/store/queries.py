@@ -30,7 +30,15 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection
 
-from ghostdb.store.schema import dictionaries, plans, positions, solutions, words
+from ghostdb.store.schema import (
+    decisive,
+    decisive_words,
+    dictionaries,
+    plans,
+    positions,
+    solutions,
+    words,
+)
 
 # The status is written into the SQL, not bound: a bound value compared with the column
 # of a partial index makes SQLite prepare the statement again on every execution.
@@ -66,8 +74,12 @@ def update_dictionary(conn: Connection, dictionary_id: int, **values: Any) -> No
 
 
 def clear_dictionary(conn: Connection, dictionary_id: int) -> None:
-    """Delete a dictionary's words and solutions with their positions and plans."""
+    """Delete a dictionary's words and solutions with their positions and plans, and the
+    decisive words worked out from them or with additions from it."""
     ids = select(solutions.c.id).where(solutions.c.dictionary_id == dictionary_id)
+    delete_decisive(conn, ids)
+    for table in (decisive_words, decisive):
+        conn.execute(delete(table).where(table.c.pool_id == dictionary_id))
     conn.execute(delete(plans).where(plans.c.solution_id.in_(ids)))
     conn.execute(delete(positions).where(positions.c.solution_id.in_(ids)))
     conn.execute(delete(solutions).where(solutions.c.dictionary_id == dictionary_id))
@@ -309,6 +321,13 @@ def delete_unpublished_rows(
     )
     conn.execute(delete(plans).where(plans.c.solution_id.in_(dead)))
     conn.execute(delete(positions).where(positions.c.solution_id.in_(dead)))
+    delete_decisive(conn, dead)
+
+
+def delete_decisive(conn: Connection, solution_ids: Any) -> None:
+    """Drop the decisive words worked out from these solutions (a select of ids)."""
+    for table in (decisive_words, decisive):
+        conn.execute(delete(table).where(table.c.solution_id.in_(solution_ids)))
 
 
 def job_rows(conn: Connection, name: str | None = None) -> Sequence[Row[Any]]:

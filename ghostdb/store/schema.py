@@ -18,6 +18,8 @@ store writes and deletes their rows together with their owner, in one transactio
   over a dictionary); at most one ``complete`` row per key is the published solution.
 * ``positions``: one row per position of a solution, with its solved values.
 * ``plans``: the best memorisable plans at each reachable position of a word game.
+* ``decisive`` and ``decisive_words``: decisive words worked out from a solution
+  (`ghostdb.store.decisive`), kept once asked for.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from sqlalchemy import (
     text,
 )
 
-HEAD_REVISION = "0004"
+HEAD_REVISION = "0005"
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -157,5 +159,52 @@ plans = Table(
     Column("waiter_lossiness", SmallInteger, nullable=False),
     Column("waiter_outcomes", BigInteger, nullable=False),
     Column("waiter_letters", BigInteger, nullable=False),
+    sqlite_with_rowid=False,
+)
+
+
+# Decisive words asked of a solution (see ghostdb.store.decisive): ``question`` is
+# ``edits`` (the words that decide the game at ``position``, additions drawn from the
+# dictionary ``pool_id``, 0 for none) or ``why`` (the fewest differences from the
+# dictionary ``pool_id`` behind a different outcome at the start).  ``target`` is the
+# outcome the fewest edits give; ``exact`` says whether ``fewest_count`` is the minimum or
+# an upper bound; ``only_here`` and ``only_pool`` count the words in one list only.
+decisive = Table(
+    "decisive",
+    metadata,
+    Column("solution_id", Integer, primary_key=True),
+    Column("question", String(8), primary_key=True),
+    Column("position", Text, primary_key=True),
+    Column("pool_id", Integer, primary_key=True),
+    Column("outcome", String(4), nullable=False),
+    Column("target", String(4), nullable=False),
+    Column("fewest_count", Integer),
+    Column("exact", Boolean, nullable=False),
+    Column("only_here", Integer),
+    Column("only_pool", Integer),
+    Column("seconds", Float, nullable=False),
+    Column("worked_out_at", DateTime(timezone=True), nullable=False),
+    Index("ix_decisive_pool_id", "pool_id"),
+    sqlite_with_rowid=False,
+)
+
+# The words of a `decisive` answer: ``kind`` is ``delete`` or ``add`` (a single edit that
+# changes the outcome) or ``fewest_delete`` / ``fewest_add`` (a member of the fewest set);
+# ``outcome`` is the outcome at the position after the edit (after the whole set for the
+# fewest); ``move`` is the position one move on that the word lies under, and
+# ``move_before`` / ``move_after`` its state (win, loss, gone) before and after.
+decisive_words = Table(
+    "decisive_words",
+    metadata,
+    Column("solution_id", Integer, primary_key=True),
+    Column("question", String(8), primary_key=True),
+    Column("position", Text, primary_key=True),
+    Column("pool_id", Integer, primary_key=True),
+    Column("kind", String(12), primary_key=True),
+    Column("word", Text, primary_key=True),
+    Column("outcome", String(4), nullable=False),
+    Column("move", Text, nullable=False),
+    Column("move_before", String(4), nullable=False),
+    Column("move_after", String(4), nullable=False),
     sqlite_with_rowid=False,
 )

@@ -126,14 +126,17 @@ class Solution:
                 f"{rules.flags()}` shows the safe seats and their safe moves"
             )
 
-    def decisive(self, position: str = "", pool: str | None = None) -> DecisiveWords:
+    def decisive(
+        self, position: str = "", pool: str | None = None, *, compute: bool = True
+    ) -> DecisiveWords:
         """The words that decide the game at ``position``: every single deletion (and,
         with ``pool``, another stored dictionary, every addition of its words) that
-        changes the outcome there, and the fewest deletions that do; from the stored
-        values, one path a word (plain Ghost for two players)."""
+        changes the outcome there, and the fewest edits that do; worked out from the
+        stored values on the first request and kept (see `ghostdb.store.decisive`).
+        With ``compute=False`` an answer not kept yet raises NotWorkedOut."""
         from ghostdb.store import decisive
 
-        return decisive.decisive(self, position, pool)
+        return decisive.decisive(self, position, pool, compute)
 
     # -- figures -----------------------------------------------------------------------------
 

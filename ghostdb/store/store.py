@@ -264,13 +264,17 @@ class Store:
 
         return reports.catalogue(self)
 
-    def why(self, a: str, b: str, rules: RuleSet | None = None) -> WhyDiffer:
+    def why(
+        self, a: str, b: str, rules: RuleSet | None = None, *, compute: bool = True
+    ) -> WhyDiffer:
         """Why ``a`` and ``b`` (two dictionaries, one rule set of plain Ghost) differ at
         the start: the fewest words only in ``a`` to delete and only in ``b`` to add
-        that give ``a`` ``b``'s outcome (see `ghostdb.games.ghost.decisive`)."""
+        that give ``a`` ``b``'s outcome (see `ghostdb.games.ghost.decisive`); worked out
+        on the first request and kept (``compute=False``: NotWorkedOut instead)."""
         from ghostdb.store import decisive
 
-        return decisive.why(self, a, b, self.rules_for(a) if rules is None else rules)
+        chosen = self.rules_for(a) if rules is None else rules
+        return decisive.why(self, a, b, chosen, compute)
 
     def compare(
         self,

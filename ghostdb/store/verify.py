@@ -69,6 +69,7 @@ KINDS = (
     "missing plan",
     "extra plan",
     "plan",
+    "decisive",
 )
 """Every kind of inconsistency, in the order reports list them."""
 
@@ -103,6 +104,8 @@ class Verdict:
     solution_id: int
     positions: int = 0
     plans: int = 0
+    decisive: int = 0
+    """Kept decisive-word answers re-checked (`ghostdb.store.decisive.check_answers`)."""
     seconds: float = 0.0
     findings: dict[str, Finding] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
@@ -132,6 +135,7 @@ class Verdict:
             "ok": self.ok,
             "positions_checked": self.positions,
             "plans_checked": self.plans,
+            "decisive_checked": self.decisive,
             "seconds": round(self.seconds, 3),
             "inconsistencies": [f.as_dict() for f in self.inconsistencies()],
             "notes": self.notes,
@@ -200,6 +204,11 @@ def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any)
     _check_labels(verdict, graph, stored)
     if solution.has_plans:
         _check_plans(verdict, conn, solution.id, graph, stored)
+    if words is not None:
+        from ghostdb.store.decisive import check_answers
+
+        verdict.decisive, problems = check_answers(conn, solution.id, game, words)
+        verdict.found("decisive", len(problems), problems)
     verdict.seconds = time.perf_counter() - started
     return verdict
 

@@ -268,7 +268,8 @@ def survey(rows: Sequence[SurveyRow], *, markdown: bool = False) -> str:
 
 def decisive_words(found: DecisiveWords, rules: Any, shown: int = 40) -> str:
     """The words that decide the game at a position: single deletions, single additions
-    from the pool, and the fewest deletions, each with the outcome it gives."""
+    from the pool, and the fewest edits, each with the outcome it gives and the move it
+    changes."""
     who = "the player to move" if found.to_move is None else f"player {found.to_move} to move"
     lines = [
         f"{found.name}, {rules.describe()}, at {label(found.position)}: {who} "
@@ -276,13 +277,13 @@ def decisive_words(found: DecisiveWords, rules: Any, shown: int = 40) -> str:
     ]
 
     def listed(edits: Sequence[Any]) -> str:
-        items = [f"{e.word} ({e.outcome})" for e in edits[:shown]]
+        items = [f"{e.word} ({e.outcome}; {_move_change(e)})" for e in edits[:shown]]
         more = (
             f" … and {len(edits) - shown:,} more (--json lists them all)"
             if len(edits) > shown
             else ""
         )
-        return " ".join(items) + more
+        return ", ".join(items) + more
 
     lines.append(
         f"deleting one word changes it: {_words(len(found.deletions))}"
@@ -298,16 +299,18 @@ def decisive_words(found: DecisiveWords, rules: Any, shown: int = 40) -> str:
     if fewest.count is None:
         lines.append(f"no set of {edits} changes it (each leaves no game, or the same)")
     else:
-        changes = [f"delete {w}" for w in fewest.delete] + [f"add {w}" for w in fewest.add]
+        bound = "" if fewest.exact else "at most "
         lines.append(
-            f"fewest edits that change it: {fewest.count:,} ({', '.join(changes)}), "
-            f"then {fewest.outcome} for the player to move"
+            f"fewest edits that change it: {bound}{fewest.count:,}, "
+            f"then {fewest.outcome} for the player to move:"
         )
+        lines += [_edit_line(e) for e in fewest.edits]
     return "\n".join(lines)
 
 
 def why_differ(found: WhyDiffer) -> str:
-    """`compare --why`: the fewest word differences behind a different outcome."""
+    """`compare --why`: the fewest word differences behind a different outcome, a line a
+    word saying which move it changes."""
     head = f"why: {found.a} and {found.b} ({found.rules}) differ at the start"
     if found.fewest is None:
         return (
@@ -320,20 +323,31 @@ def why_differ(found: WhyDiffer) -> str:
             f"{head} ({found.outcome_a} / {found.outcome_b} for player 0), but no set of their "
             f"{found.only_a + found.only_b:,} differing words alone accounts for it"
         )
+    bound = "" if fewest.exact else "at most "
     lines = [
         f"{head}: {found.outcome_a} for player 0 in {found.a}, {found.outcome_b} in {found.b}; "
-        f"{fewest.count:,} of their {found.only_a + found.only_b:,} differing words account "
-        f"for it:"
+        f"{bound}{fewest.count:,} of their {found.only_a + found.only_b:,} differing words "
+        f"account for it:"
     ]
-    lines += [
-        f"  {w}: only in {found.a}; without it, {found.a} plays as {found.b}" for w in fewest.delete
-    ]
-    lines += [
-        f"  {w}: only in {found.b}; with it, {found.a} plays as {found.b}" for w in fewest.add
-    ]
-    firsts = sorted({w[0] for w in (*fewest.delete, *fewest.add)})
-    lines.append(f"  (under the first move{'s' if len(firsts) > 1 else ''} {', '.join(firsts)})")
+    for e in fewest.edits:
+        where = f"only in {found.b}" if e.added else f"only in {found.a}"
+        lines.append(f"{_edit_line(e)} ({where})")
     return "\n".join(lines)
+
+
+_AS_MOVE = {"loss": "winning", "win": "losing", "gone": "gone", "tie": "tying", "draw": "drawing"}
+"""A move's state for whoever plays it, from the stored state for the player to move
+after it."""
+
+
+def _move_change(edit: Any) -> str:
+    """The move an edit changes, for whoever plays it: ``h: losing → winning``."""
+    return f"{label(edit.move)}: {_AS_MOVE[edit.move_before]} → {_AS_MOVE[edit.move_after]}"
+
+
+def _edit_line(edit: Any) -> str:
+    verb = "add" if edit.added else "delete"
+    return f"  {verb} {edit.word}: the move {_move_change(edit)}"
 
 
 def _words(n: int) -> str:

@@ -31,14 +31,26 @@ _TOP = chr(0x10FFFF)
 
 @dataclass(frozen=True)
 class Edit:
-    """A single-word edit and the outcome at the position after it."""
+    """A word edited and the outcome at the position after it (after the whole set, for a
+    member of the fewest edits), with where it matters: ``move``, the position one move
+    on that the word lies under, and that move's state (win, loss or gone, for the player
+    to move there) before and after."""
 
     word: str
     added: bool
     outcome: str
+    move: str = ""
+    move_before: str = ""
+    move_after: str = ""
 
     def as_dict(self) -> dict[str, object]:
-        return {"word": self.word, "outcome": self.outcome}
+        return {
+            "word": self.word,
+            "outcome": self.outcome,
+            "move": self.move,
+            "move_before": self.move_before,
+            "move_after": self.move_after,
+        }
 
 
 @dataclass(frozen=True)
@@ -50,13 +62,19 @@ class Fewest:
     delete: tuple[str, ...]
     outcome: str | None
     add: tuple[str, ...] = ()
+    exact: bool = True
+    """False when ``count`` is an upper bound (a variant whose positions share words)."""
+    edits: tuple[Edit, ...] = ()
+    """Each word of the set with where it matters (`Edit`)."""
 
     def as_dict(self) -> dict[str, object]:
         return {
             "count": self.count,
+            "exact": self.exact,
             "delete": list(self.delete),
             "add": list(self.add),
             "outcome": self.outcome,
+            "edits": [dict(e.as_dict(), edit="add" if e.added else "delete") for e in self.edits],
         }
 
 
@@ -131,14 +149,20 @@ class Decider:
         if word in self.values:  # a fragment already: it becomes a word, and play stops
             return self._propagate(position, word, self.values[word], self.terminal)
         k = len(position)
+        if position not in self.values:  # a new fragment (a move the word makes possible)
+            return self._chain(position, word)
         while word[: k + 1] in self.values:
             k += 1
         first_new = word[: k + 1]
-        # A chain of new fragments each with one move: the value flips at every step up.
+        return self._propagate(position, first_new, GONE, self._chain(first_new, word))
+
+    def _chain(self, fragment: str, word: str) -> str:
+        """The value of a new fragment on an added word's new chain: each fragment of it
+        has one move, so the value flips at every step up from the word."""
         value = self.terminal
-        if (len(word) - len(first_new)) % 2:
+        if (len(word) - len(fragment)) % 2:
             value = LOSS if value == WIN else WIN
-        return self._propagate(position, first_new, GONE, value)
+        return value
 
     def single_deletions(self, position: str) -> list[Edit]:
         """Every game word below ``position`` whose deletion alone changes its outcome."""
@@ -147,7 +171,7 @@ class Decider:
         for word in self.words_below(position):
             state = self.deleted(position, word)
             if state != now:
-                found.append(Edit(word, False, state))
+                found.append(self.explain(position, word, False, state))
         return found
 
     def single_additions(self, position: str, pool: Iterable[str]) -> list[Edit]:
@@ -159,8 +183,17 @@ class Decider:
             if word.startswith(position) and word != position:
                 state = self.added(position, word)
                 if state != now:
-                    found.append(Edit(word, True, state))
+                    found.append(self.explain(position, word, True, state))
         return found
+
+    def explain(self, position: str, word: str, added: bool, outcome: str | None = None) -> Edit:
+        """A single edit with the outcome it gives at ``position`` and the move it changes:
+        the state one move on follows by the same walk, stopped one fragment earlier."""
+        if outcome is None:
+            outcome = self.added(position, word) if added else self.deleted(position, word)
+        move = word[: len(position) + 1]
+        after = self.added(move, word) if added else self.deleted(move, word)
+        return Edit(word, added, outcome, move, self.values.get(move, GONE), after)
 
     # -- the fewest edits ----------------------------------------------------------------------
 
@@ -200,8 +233,14 @@ class Decider:
             return Fewest(None if goal != now else 0, (), None if goal != now else now)
         deleted: list[str] = []
         adding: list[str] = []
-        self._choose(position, goal, kids, prices, added, deleted, adding)
-        return Fewest(cost, tuple(sorted(deleted)), goal, tuple(sorted(adding)))
+        chosen: dict[str, str] = {}
+        self._choose(position, goal, kids, prices, added, deleted, adding, chosen)
+        edits = []
+        for word in sorted(deleted + adding):
+            move = word[: len(position) + 1]
+            before = self.values.get(move, GONE)
+            edits.append(Edit(word, word in adding, goal, move, before, chosen[move]))
+        return Fewest(cost, tuple(sorted(deleted)), goal, tuple(sorted(adding)), edits=tuple(edits))
 
     def _price(
         self,
@@ -245,8 +284,11 @@ class Decider:
         added: set[str],
         deleted: list[str],
         adding: list[str],
+        chosen: dict[str, str],
     ) -> None:
-        """The edits that give ``fragment`` ``state`` at its price (`_price`'s choices)."""
+        """The edits that give ``fragment`` ``state`` at its price (`_price`'s choices);
+        ``chosen`` gets the state given to each fragment visited."""
+        chosen[fragment] = state
         price = prices[fragment][_INDEX[state]]
         if price == 0:
             return
@@ -256,7 +298,7 @@ class Decider:
             if word:
                 deleted.append(fragment)
             for child in children:
-                self._choose(child, GONE, kids, prices, added, deleted, adding)
+                self._choose(child, GONE, kids, prices, added, deleted, adding, chosen)
             return
         as_word = 0 if word else 1 if fragment in added else INFINITE
         if self.terminal == state and as_word == price:
@@ -267,14 +309,14 @@ class Decider:
             deleted.append(fragment)
         if state == WIN:
             best = min(children, key=lambda c: prices[c][1])
-            self._choose(best, LOSS, kids, prices, added, deleted, adding)
+            self._choose(best, LOSS, kids, prices, added, deleted, adding, chosen)
             return
         left = None
         if all(prices[c][2] < prices[c][0] for c in children):
             left = min(children, key=lambda c: prices[c][0] - prices[c][2])
         for child in children:
             won = child == left or prices[child][0] <= prices[child][2]
-            self._choose(child, WIN if won else GONE, kids, prices, added, deleted, adding)
+            self._choose(child, WIN if won else GONE, kids, prices, added, deleted, adding, chosen)
 
 
 _INDEX = {WIN: 0, LOSS: 1, GONE: 2}
