@@ -41,6 +41,10 @@ _INSERT_RE = re.compile(
 )
 
 
+DECIDED = (Variant.GHOST, Variant.SUPER, Variant.SUPERDUPER)
+"""The variants whose decisive words `GhostGame.decider` works out."""
+
+
 class GhostGame(Game):
     """Ghost, SuperGhost or SuperDuperGhost (see `ghostdb.games.ghost.rules`) over a dictionary.
 
@@ -94,20 +98,28 @@ class GhostGame(Game):
         )
 
     def check_decisive(self) -> None:
-        """Plain Ghost for two players only: in the Super variants a word's infixes are
-        fragments too, so one edit reaches far beyond one path."""
-        if self.rules.variant is not Variant.GHOST or self.rules.players != 2:
+        """Ghost, SuperGhost and SuperDuperGhost for two players: their fragments are
+        the prefixes or infixes of words, so an edit changes what `decider` can trace."""
+        rules = self.rules
+        if rules.variant not in DECIDED or rules.players != 2:
             raise NotForThisGame(
-                f"decisive words are worked out for plain Ghost for two players, not for "
-                f"{self.rules.describe()}: give --rules ghost"
+                f"decisive words are worked out for Ghost, SuperGhost and SuperDuperGhost "
+                f"for two players, not for {rules.describe()}: give --rules ghost"
             )
 
     def decider(self, words: Sequence[str], values: Mapping[str, str]) -> Any:
-        """Single-word edits re-evaluated from the stored values."""
-        from ghostdb.games.ghost.decisive import Decider
-
+        """Single-word edits re-evaluated from the stored values: one path a word in
+        plain Ghost (the fewest edits exact), a word's infixes in the Super variants (the
+        fewest edits bounded)."""
         self.check_decisive()
-        return Decider(words, values, self.rules.misere)
+        if self.rules.variant is Variant.GHOST:
+            from ghostdb.games.ghost.decisive import Decider
+
+            return Decider(words, values, self.rules.misere)
+        from ghostdb.games.ghost.infix_decisive import InfixDecider
+
+        reversals = self.rules.variant is Variant.SUPERDUPER
+        return InfixDecider(words, values, self.rules.misere, reversals)
 
     @property
     def plan_unit(self) -> str:

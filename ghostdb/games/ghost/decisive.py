@@ -12,8 +12,9 @@ The fewest deletions are exact: the words below different moves are disjoint, so
 cost of making each fragment won, lost or gone (every word under it deleted) follows
 from its children's costs, one pass from the deepest fragments up.
 
-Plain Ghost for two players only (normal or misère): in the Super variants a word's
-infixes are fragments too, so edits interact and a path no longer says it all.
+Plain Ghost for two players (normal or misère).  In the Super variants a word's infixes
+are fragments too, so an edit reaches beyond one path and the fewest edits are no longer
+exact: see `ghostdb.games.ghost.infix_decisive`.
 """
 
 from __future__ import annotations
