@@ -87,8 +87,9 @@ def test_solutions_list_every_name_with_its_rule_sets(client: TestClient) -> Non
     assert found["enable1"]["alphabet"] == "abcdefghijklmnopqrstuvwxyz"
     assert found["enable1"]["rule_sets"][1]["description"] == "Ghost, words of 4+ letters"
     assert found["chopsticks"]["rule_sets"] == [
-        {"rules": "chopsticks/5", "description": "Chopsticks, a hand dies at 5"}
+        {"rules": "chopsticks/5", "description": "Chopsticks, a hand dies at 5", "decisive": False}
     ]
+    assert [r["decisive"] for r in found["enable1"]["rule_sets"]] == [True, True]
     assert found["tictactoe"]["game"] == "tictactoe"
 
 
@@ -496,6 +497,8 @@ def test_openapi_describes_every_route(client: TestClient) -> None:
         "/api/{name}/openings",
         "/api/{name}/report",
         "/api/compare",
+        "/api/{name}/decisive",
+        "/api/why",
     }
     position = spec["paths"]["/api/{name}/position"]["get"]
     assert {"200", "400", "404", "422"} <= set(position["responses"])

@@ -61,7 +61,8 @@ def decisive(
             with_pool = f" --pool {pool}" if pool is not None else ""
             raise NotWorkedOut(
                 f"the decisive words of {solution.name} under {solution.rules.key} at "
-                f"{at.fragment or 'the start'!r}{with_pool and ' with ' + pool} are not "
+                f"{repr(at.fragment) if at.fragment else 'the start'}"
+                f"{with_pool and ' with ' + pool} are not "
                 f"worked out yet: run `ghostdb decisive {solution.name}"
                 f"{solution.rules.flags()}{where}{with_pool}` to work them out and keep them"
             )

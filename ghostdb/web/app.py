@@ -22,14 +22,21 @@ from starlette.exceptions import HTTPException
 
 from ghostdb import __version__
 from ghostdb.errors import BadMove, GhostdbError
-from ghostdb.games.base import Option
+from ghostdb.games.base import Option, RuleSet
 from ghostdb.store import Store
 from ghostdb.text.plans import opening_plan_dict
 from ghostdb.web import library
 from ghostdb.web.answers import Answers, dumps, error_body
 from ghostdb.web.conventions import Conventions
 from ghostdb.web.fastlane import FastLane
-from ghostdb.web.models import Catalogue, ErrorBody, MoveReply, PositionBody
+from ghostdb.web.models import (
+    Catalogue,
+    DecisiveBody,
+    ErrorBody,
+    MoveReply,
+    PositionBody,
+    WhyBody,
+)
 
 MAX_TEXT = 100
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"
@@ -48,6 +55,15 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     },
     404: {"model": ErrorBody, "description": "Unknown name, unsolved rule set."},
     422: {"model": ErrorBody, "description": "A parameter out of range or of the wrong type."},
+}
+
+NOT_WORKED_OUT: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    404: {
+        "model": ErrorBody,
+        "description": "Unknown name, unsolved rule set, or an answer nobody has worked out "
+        "yet: the server only reads, and the message names the command that works it out.",
+    },
 }
 
 # -- parameters ----------------------------------------------------------------------------
@@ -85,6 +101,13 @@ async def position_parameter(
 
 
 Fragment = Annotated[str, Depends(position_parameter)]
+
+
+def other_name(description: str) -> Any:
+    """A second stored name as a query parameter, checked as a path's name is."""
+    return Query(
+        max_length=MAX_TEXT, pattern=NAME_PATTERN, description=description, examples=["twl06"]
+    )
 
 
 RULES_PARAMETER = inspect.Parameter(
@@ -199,6 +222,7 @@ def create_app(store: Store, cors: Sequence[str] = ()) -> Conventions:
     add_listing_routes(app, answers)
     add_play_routes(app, answers)
     add_plan_routes(app, answers)
+    add_decisive_routes(app, answers)
     add_page(app)
     # Outside FastAPI rather than one of its middlewares: the hot requests then skip
     # Starlette's middleware stack too (about 7 µs of the 65 µs a lookup cost).
@@ -349,6 +373,58 @@ def add_plan_routes(app: FastAPI, answers: Answers) -> None:
             return as_json([opening_plan_dict(i) for i in items])
         pos = await run(store.openings, name, rules)
         return as_json(pos.as_dict())
+
+
+def add_decisive_routes(app: FastAPI, answers: Answers) -> None:
+    """Decisive words and why two dictionaries differ: answers the command line worked out
+    and kept, only read here (``compute=False``): working one out writes, and the server
+    never writes, so an answer nobody has asked for yet is a 404 naming the command."""
+    store, run, chosen = answers.store, answers.run, answers.rules
+
+    @app.get(
+        "/api/{name}/decisive",
+        response_model=DecisiveBody,
+        responses=NOT_WORKED_OUT,
+        tags=["decisive words"],
+    )
+    async def decisive(
+        name: Name,
+        options: RuleOptions,
+        fragment: Fragment,
+        pool: Annotated[
+            str | None,
+            other_name("Another stored dictionary: which of its words, added alone, change it."),
+        ] = None,
+    ) -> Response:
+        """Which words decide the game at a position (under the rule sets /api/solutions
+        marks ``decisive``): each word whose deletion alone (with ``pool``, whose addition
+        alone) changes the outcome, and the fewest edits that do, each with the move it
+        changes (``ghostdb decisive --json``)."""
+        rules = chosen(name, options)
+        found = await run(read_decisive, store, name, rules, fragment, pool)
+        return as_json(found)
+
+    @app.get("/api/why", response_model=WhyBody, responses=NOT_WORKED_OUT, tags=["decisive words"])
+    async def why(
+        a: Annotated[str, other_name("The dictionary whose outcome is explained.")],
+        b: Annotated[str, other_name("The dictionary it is compared with.")],
+        options: RuleOptions,
+    ) -> Response:
+        """Why two dictionaries' outcomes at the start differ under one rule set: the
+        fewest of their differing words that give ``a`` the outcome ``b`` has (``ghostdb
+        compare A B --why --json``, its ``why``)."""
+        if a == b:
+            raise BadMove(f"why compares two dictionaries: give b other than {a}")
+        rules = chosen(a, options)
+        found = await run(store.why, a, b, rules, compute=False)
+        return as_json(found.as_dict())
+
+
+def read_decisive(
+    store: Store, name: str, rules: RuleSet, position: str, pool: str | None
+) -> dict[str, Any]:
+    """A kept answer of decisive words, read only (NotWorkedOut when there is none)."""
+    return store.solution(name, rules).decisive(position, pool, compute=False).as_dict()
 
 
 def add_page(app: FastAPI) -> None:

@@ -9,11 +9,12 @@ given as ``rules``, which also takes a whole stored key.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
-from ghostdb.errors import BadMove
+from ghostdb.errors import BadMove, NotForThisGame
 from ghostdb.games.base import Option, RuleSet
-from ghostdb.games.registry import all_options, check_rules, parse_rules
+from ghostdb.games.registry import all_options, check_rules, game_of, parse_rules
 from ghostdb.store import Store
 
 MAX_RULES = 40
@@ -71,14 +72,31 @@ def rules_for(store: Store, name: str, rules: str | None = None, **options: Any)
     return chosen
 
 
+@cache
+def has_decisive_words(key: str) -> bool:
+    """Whether the game declares decisive words for the rule set ``key`` (its own
+    `check_decisive`), so the page offers the panel without naming any game or variant."""
+    try:
+        game_of(parse_rules(key)).check_decisive()
+    except NotForThisGame:
+        return False
+    return True
+
+
 def catalogue(store: Store) -> list[dict[str, Any]]:
     """`Store.catalogue`, with what the page needs to offer each entry: every rule set's
-    description and, for a dictionary, its alphabet (the letters to show)."""
+    description and whether it has decisive words, and, for a dictionary, its alphabet
+    (the letters to show)."""
     alphabets = {d.name: d.alphabet for d in store.dictionaries()}
     found = []
     for entry in store.catalogue():
         rule_sets = [
-            {"rules": key, "description": parse_rules(key).describe()} for key in entry["rules"]
+            {
+                "rules": key,
+                "description": parse_rules(key).describe(),
+                "decisive": has_decisive_words(key),
+            }
+            for key in entry["rules"]
         ]
         found.append({**entry, "alphabet": alphabets.get(entry["name"]), "rule_sets": rule_sets})
     return found

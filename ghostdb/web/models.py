@@ -64,6 +64,9 @@ class MoveReply(Open):
 class RuleSet(Open):
     rules: str = Field(description="The rule set's key: give it as the rules option.")
     description: str
+    decisive: bool = Field(
+        description="Whether the game has decisive words under it (/api/{name}/decisive)."
+    )
 
 
 class Solution(Open):
@@ -77,3 +80,59 @@ class Solution(Open):
 
 class Catalogue(BaseModel):
     solutions: list[Solution]
+
+
+# -- decisive words ---------------------------------------------------------------------------
+
+EditState = Literal["win", "loss", "gone"]
+
+
+class EditBody(Open):
+    word: str
+    outcome: EditState = Field(description="At the position after this edit alone.")
+    move: str = Field(description="The position one move on that the word lies under.")
+    move_before: EditState = Field(
+        description="That move's state for the player to move there, before the edit "
+        "(loss: a winning move for whoever plays it)."
+    )
+    move_after: EditState = Field(description="The same, after the edit (the whole set's).")
+
+
+class FewestEditBody(EditBody):
+    edit: Literal["delete", "add"]
+
+
+class FewestBody(Open):
+    count: int | None = Field(description="None when no set of the edits allowed changes it.")
+    exact: bool = Field(description="False when count is an upper bound.")
+    delete: list[str]
+    add: list[str]
+    outcome: EditState | None = Field(description="At the position after the whole set.")
+    edits: list[FewestEditBody]
+
+
+class DecisiveBody(Open):
+    name: str
+    rules: str
+    position: str
+    to_move: int | None
+    outcome: OutcomeName = Field(description="Now, for the player to move.")
+    pool: str | None = Field(description="The dictionary additions are drawn from.")
+    deletions: list[EditBody] = Field(description="Each word whose deletion alone changes it.")
+    additions: list[EditBody] | None = Field(
+        description="Each word of the pool whose addition alone changes it (None: no pool)."
+    )
+    fewest: FewestBody
+
+
+class WhyBody(Open):
+    a: str
+    b: str
+    rules: str
+    outcome_a: OutcomeName = Field(description="At the start of a, for player 0.")
+    outcome_b: OutcomeName = Field(description="At the start of b, for player 0.")
+    only_a: int = Field(description="Game words only in a.")
+    only_b: int = Field(description="Game words only in b.")
+    fewest: FewestBody | None = Field(
+        description="The fewest differing words that give a b's outcome (None: they agree)."
+    )

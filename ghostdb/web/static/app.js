@@ -795,7 +795,103 @@ async function explore(fragment) {
         mark(p.category, p.game_length),
         movesLeft(p.game_length) + (p.final ? " (ends the game)" : ""),
       ])) : null);
-  } catch (error) { fill(out, el("p", { class: "error" }, error.message)); }
+    offerDecisive(name, found, pos);
+  } catch (error) {
+    fill(out, el("p", { class: "error" }, error.message));
+    $("#decisive").hidden = true;
+  }
+}
+
+// -- decisive words -------------------------------------------------------------------------
+
+// The panel is offered where the rule set says it has decisive words (/api/solutions), so
+// the page names no game. Its answers are kept by the command line; the server only reads
+// them, and answers 404 with the command to run for one nobody has worked out yet.
+const SHOWN = 40;
+const VERBS = { win: "wins", loss: "loses", tie: "ties", draw: "draws" };
+// A move's state for whoever plays it, from the state kept for the player to move after it.
+const AS_MOVE = { loss: "winning", win: "losing", gone: "gone", tie: "tying", draw: "drawing" };
+const explored = { name: "", rules: "", position: "", asked: 0 };
+
+function offerDecisive(name, found, pos) {
+  const panel = $("#decisive");
+  explored.asked += 1;  // an answer still on its way is for another position
+  fill($("#dec-out"));
+  panel.hidden = !found.decisive || pos.final;
+  if (panel.hidden) return;
+  Object.assign(explored, { name, rules: found.rules, position: pos.fragment });
+  const pool = $("#dec-pool");
+  const kept = pool.value;
+  const others = catalogue.solutions.filter((s) => s.name !== name && declared(s.name).word_game);
+  fill(pool, el("option", { value: "" }, "none: deletions only"),
+    others.map((s) => el("option", { value: s.name, selected: s.name === kept }, s.name)));
+}
+
+async function showDecisive() {
+  const out = $("#dec-out");
+  const asked = explored.asked;
+  const pool = $("#dec-pool").value;
+  fill(out, el("p", {}, "Reading the kept answer…"));
+  let view;
+  try {
+    const found = await api(`/api/${enc(explored.name)}/decisive`, { rules: explored.rules, position: explored.position, pool });
+    view = decisiveView(found);
+  } catch (error) { view = problem(error); }
+  if (asked === explored.asked) fill(out, view);
+}
+
+// An error answer as a line: a 404 (nothing kept yet, or nothing of that name) is a note,
+// its `command` shown as code, since the reader is to run it.
+function problem(error) {
+  const parts = error.message.split("`").map((part, i) => (i % 2 ? el("code", {}, part) : part));
+  return el("p", { class: error.status === 404 ? "note" : "error" }, parts);
+}
+
+function outcomeFor(who, outcome) {
+  return outcome === "gone" ? "no word begins with it" : `${who} ${VERBS[outcome]}`;
+}
+
+function decisiveView(d) {
+  const who = d.to_move === null ? "the player to move" : `player ${d.to_move} to move`;
+  const f = d.fewest;
+  const edits = d.pool ? `deletions and additions from ${d.pool}` : "deletions";
+  return [
+    el("p", {}, `Now, at ${label(d.position)}: ${outcomeFor(who, d.outcome)}.`),
+    editList(`Deleting one word alone changes it: ${plural(d.deletions.length, "word")}`, d.deletions),
+    d.additions ? editList(`Adding one word of ${d.pool} alone changes it: ${plural(d.additions.length, "word")}`, d.additions) : null,
+    f.count === null
+      ? el("p", {}, `No set of ${edits} changes it (each leaves no game, or the same).`)
+      : editList(`Fewest edits that change it: ${f.exact ? "" : "at most "}${f.count.toLocaleString("en")}, then ${outcomeFor(who, f.outcome)}`, f.edits),
+  ].flat();
+}
+
+// The first SHOWN edits, a line each naming the move it changes for whoever plays it.
+function editList(head, edits, where = () => "") {
+  if (!edits.length) return el("p", {}, `${head}.`);
+  const more = edits.length - SHOWN;
+  return [el("p", {}, `${head}:`), el("ul", { class: "edits" },
+    edits.slice(0, SHOWN).map((e) => el("li", {}, editLine(e, where(e)))),
+    more > 0 ? el("li", {}, `and ${more.toLocaleString("en")} more`) : null)];
+}
+
+function editLine(e, where) {
+  const verb = e.edit ? `${e.edit} ` : "";
+  const gone = !e.edit && e.outcome === "gone" ? " (then no word begins with the position)" : "";
+  return [verb, el("span", { class: "words" }, e.word), where,
+    ` — the move ${label(e.move)}: ${AS_MOVE[e.move_before]} → ${AS_MOVE[e.move_after]}${gone}`];
+}
+
+// compare --why: which of two dictionaries' differing words account for their different
+// outcomes at the start (asked only of two dictionaries under one rule set that has them).
+function whyView(w, a, b) {
+  if (w instanceof Error) return problem(w);
+  const differing = (w.only_a + w.only_b).toLocaleString("en");
+  const f = w.fewest;
+  if (f === null) return el("p", {}, `Why: ${a} and ${b} agree at the start (player 0 ${VERBS[w.outcome_a]} in both): nothing to explain.`);
+  const head = `Why: player 0 ${VERBS[w.outcome_a]} in ${a} and ${VERBS[w.outcome_b]} in ${b}`;
+  if (f.count === null) return el("p", {}, `${head}, but no set of their ${differing} differing words alone accounts for it.`);
+  const where = (e) => ` (only in ${e.edit === "add" ? b : a})`;
+  return editList(`${head}; ${f.exact ? "" : "at most "}${f.count.toLocaleString("en")} of their ${differing} differing words account for it`, f.edits, where);
 }
 
 // Start a game at an explored position, the seats as the Play tab has them.
@@ -831,8 +927,10 @@ async function compare() {
   const ra = ruleSet(a, $("#cmp-a-rules").value), rb = ruleSet(b, $("#cmp-b-rules").value);
   if (!ra || !rb) return;
   const params = { a, b, rules: ra.rules, vs_rules: rb.rules };
+  const whyToo = a !== b && ra.rules === rb.rules && ra.decisive && declared(a).word_game && declared(b).word_game;
   try {
-    const c = await api("/api/compare", params);
+    const [c, why] = await Promise.all([api("/api/compare", params),
+      whyToo ? api("/api/why", { a, b, rules: ra.rules }).catch((error) => error) : null]);
     const plan = (plans, i) => (plans ? `${plans[i].outcomes} (${["all won", "mixed", "all lost"][plans[i].lossiness]})` : "—");
     const winner = (side) => (side.winner === null || side.winner === undefined ? side.outcome : `player ${side.winner}`);
     const n = (v) => v.toLocaleString("en");
@@ -850,7 +948,8 @@ async function compare() {
       el("p", {}, `Positions in both: ${n(c.common_fragments)}; with different outcomes: ${n(c.different_outcomes)} (${n(c.different_reachable)} reachable in both).`),
       c.examples.length ? el("p", {}, "e.g. ", c.examples.map((e) => `${label(e.fragment)} (${e.a}/${e.b})`).join(", ")) : null,
       el("p", {}, `Game words only in a: ${n(c.only_a.count)} ${c.only_a.examples.join(" ")}`),
-      el("p", {}, `Game words only in b: ${n(c.only_b.count)} ${c.only_b.examples.join(" ")}`));
+      el("p", {}, `Game words only in b: ${n(c.only_b.count)} ${c.only_b.examples.join(" ")}`),
+      why ? whyView(why, a, b) : null);
   } catch (error) { fill(out, el("p", { class: "error" }, error.message)); }
 }
 
@@ -936,6 +1035,7 @@ async function main() {
   $("#show-line").addEventListener("click", showLine);
   $("#show-plan").addEventListener("click", showPlan);
   $("#explore-form").addEventListener("submit", (event) => { event.preventDefault(); explore($("#ex-fragment").value.trim()); });
+  $("#decisive-form").addEventListener("submit", (event) => { event.preventDefault(); showDecisive(); });
   $("#report-form").addEventListener("submit", (event) => { event.preventDefault(); report(); });
   $("#compare-form").addEventListener("submit", (event) => { event.preventDefault(); compare(); });
   $("#permalink").addEventListener("click", (event) => {
