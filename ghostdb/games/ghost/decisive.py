@@ -20,8 +20,12 @@ exact: see `ghostdb.games.ghost.infix_decisive`.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # numpy is imported where prices are worked out: a kept answer reads without
+    import numpy as np
 
 WIN, LOSS, GONE = "win", "loss", "gone"
 """A fragment's state after an edit: won or lost for the player to move there, or no
@@ -217,25 +221,16 @@ class Decider:
         disjoint, so these prices add up and the minimum is exact.
         """
         added = {w for w in pool if w.startswith(position) and w != position} - self.word_set
-        kept = frozenset(keep)
-        nodes = {f for f in self.values if f.startswith(position)}
-        nodes.update(w[:k] for w in added for k in range(len(position), len(w) + 1))
-        kids: dict[str, list[str]] = {}
-        for fragment in sorted(nodes):
-            if fragment != position:
-                kids.setdefault(fragment[:-1], []).append(fragment)
-        prices: dict[str, tuple[int, int, int]] = {}
-        for fragment in sorted(nodes, key=lambda f: (-len(f), f)):
-            prices[fragment] = self._price(fragment, kids.get(fragment, []), prices, added, kept)
+        prices = _Prices(self, position, added, frozenset(keep))
         now = self.values[position]
         goal = target or (LOSS if now == WIN else WIN)
-        cost = prices[position][_INDEX[goal]]
+        cost = prices.price(position, goal)
         if cost >= INFINITE or goal == now:
             return Fewest(None if goal != now else 0, (), None if goal != now else now)
         deleted: list[str] = []
         adding: list[str] = []
         chosen: dict[str, str] = {}
-        self._choose(position, goal, kids, prices, added, deleted, adding, chosen)
+        self._choose(position, goal, prices, added, deleted, adding, chosen)
         edits = []
         for word in sorted(deleted + adding):
             move = word[: len(position) + 1]
@@ -243,63 +238,29 @@ class Decider:
             edits.append(Edit(word, word in adding, goal, move, before, chosen[move]))
         return Fewest(cost, tuple(sorted(deleted)), goal, tuple(sorted(adding)), edits=tuple(edits))
 
-    def _price(
-        self,
-        fragment: str,
-        children: Sequence[str],
-        prices: Mapping[str, tuple[int, int, int]],
-        added: set[str],
-        kept: frozenset[str],
-    ) -> tuple[int, int, int]:
-        """What it costs to make ``fragment`` won, lost and gone (see `fewest`): one
-        pass over its children (this runs once a fragment: hundreds of thousands)."""
-        win_below = lose_below = keep_one = INFINITE
-        gone_below = 0
-        if children:
-            lose_below, every_gone = 0, True
-            for child in children:
-                won, lost, gone = prices[child]
-                win_below = min(win_below, lost)
-                gone_below += gone
-                if won <= gone:
-                    lose_below += won
-                    every_gone = False
-                else:
-                    lose_below += gone
-                    keep_one = min(keep_one, won - gone)
-            if every_gone:  # one child must stay: the cheapest to keep, won
-                lose_below += keep_one
-        word = fragment in self.word_set
-        as_word = 0 if word else 1 if fragment in added else INFINITE
-        not_word = (INFINITE if fragment in kept else 1) if word else 0
-        win = min(as_word if self.terminal == WIN else INFINITE, not_word + win_below)
-        lose = min(as_word if self.terminal == LOSS else INFINITE, not_word + lose_below)
-        return min(win, INFINITE), min(lose, INFINITE), min(not_word + gone_below, INFINITE)
-
     def _choose(
         self,
         fragment: str,
         state: str,
-        kids: Mapping[str, list[str]],
-        prices: Mapping[str, tuple[int, int, int]],
+        prices: _Prices,
         added: set[str],
         deleted: list[str],
         adding: list[str],
         chosen: dict[str, str],
     ) -> None:
-        """The edits that give ``fragment`` ``state`` at its price (`_price`'s choices);
+        """The edits that give ``fragment`` ``state`` at its price (`_Prices`' choices);
         ``chosen`` gets the state given to each fragment visited."""
         chosen[fragment] = state
-        price = prices[fragment][_INDEX[state]]
+        price = prices.price(fragment, state)
         if price == 0:
             return
         word = fragment in self.word_set
-        children = kids.get(fragment, [])
+        children = prices.children(fragment)
         if state == GONE:
             if word:
                 deleted.append(fragment)
             for child in children:
-                self._choose(child, GONE, kids, prices, added, deleted, adding, chosen)
+                self._choose(child, GONE, prices, added, deleted, adding, chosen)
             return
         as_word = 0 if word else 1 if fragment in added else INFINITE
         if self.terminal == state and as_word == price:
@@ -309,15 +270,106 @@ class Decider:
         if word:
             deleted.append(fragment)
         if state == WIN:
-            best = min(children, key=lambda c: prices[c][1])
-            self._choose(best, LOSS, kids, prices, added, deleted, adding, chosen)
+            best = min(children, key=lambda c: prices.price(c, LOSS))
+            self._choose(best, LOSS, prices, added, deleted, adding, chosen)
             return
+        won = {c: prices.price(c, WIN) for c in children}
+        gone = {c: prices.price(c, GONE) for c in children}
         left = None
-        if all(prices[c][2] < prices[c][0] for c in children):
-            left = min(children, key=lambda c: prices[c][0] - prices[c][2])
+        if all(gone[c] < won[c] for c in children):
+            left = min(children, key=lambda c: won[c] - gone[c])
         for child in children:
-            won = child == left or prices[child][0] <= prices[child][2]
-            self._choose(child, WIN if won else GONE, kids, prices, added, deleted, adding, chosen)
+            keep = child == left or won[child] <= gone[child]
+            self._choose(child, WIN if keep else GONE, prices, added, deleted, adding, chosen)
+
+
+class _Prices:
+    """What it costs to make each fragment below a position won, lost and gone (see
+    `Decider.fewest`), worked out for every fragment at once, a level at a time, from the
+    deepest up, in arrays: won needs one child lost; lost needs every child won or gone,
+    one left won; gone needs every word below deleted; a fragment that is a word (kept,
+    or added) has the word's value whatever lies below.
+
+    Fragments are sorted by length, then as strings, so a fragment's children are one
+    run of the next level: sums and minima over them are ``reduceat``s.
+    """
+
+    def __init__(
+        self, decider: Decider, position: str, added: set[str], kept: frozenset[str]
+    ) -> None:
+        import numpy as np
+
+        nodes = [f for f in decider.values if f.startswith(position)]
+        new = {w[:k] for w in added for k in range(len(position), len(w) + 1)}
+        nodes += sorted(new - decider.values.keys())
+        nodes.sort()
+        nodes.sort(key=len)  # stable: by length, then as strings
+        self.nodes = nodes
+        self.index = index = {f: i for i, f in enumerate(nodes)}
+        n = len(nodes)
+        depth = np.fromiter(map(len, nodes), np.int64, n)
+        parent = np.fromiter((index.get(f[:-1], -1) for f in nodes), np.int64, n)
+        parent[0] = -1  # the position itself
+        word = np.fromiter((f in decider.word_set for f in nodes), bool, n)
+        as_word = np.where(word, 0, np.where([f in added for f in nodes], 1, INFINITE))
+        not_word = np.where(word, np.where([f in kept for f in nodes], INFINITE, 1), 0)
+        self.won, self.lost, self.gone = (np.full(n, INFINITE, np.int64) for _ in range(3))
+        # Children of each fragment: the run [first, first + count) of the next level.
+        self.first = np.zeros(n, np.int64)
+        self.count = np.zeros(n, np.int64)
+        terminal_won = decider.terminal == WIN
+        bounds = np.searchsorted(depth, np.arange(len(position), int(depth.max()) + 2))
+        for level in range(len(bounds) - 2, -1, -1):
+            lo, hi = bounds[level], bounds[level + 1]
+            win_below, lose_below, gone_below = self._below(lo, hi, bounds, level, parent)
+            won = np.minimum(not_word[lo:hi] + win_below, INFINITE)
+            lost = np.minimum(not_word[lo:hi] + lose_below, INFINITE)
+            if terminal_won:
+                won = np.minimum(won, as_word[lo:hi])
+            else:
+                lost = np.minimum(lost, as_word[lo:hi])
+            self.won[lo:hi], self.lost[lo:hi] = won, lost
+            self.gone[lo:hi] = np.minimum(not_word[lo:hi] + gone_below, INFINITE)
+
+    def _below(
+        self, lo: int, hi: int, bounds: np.ndarray, level: int, parent: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For the fragments [lo, hi) of one level, from their children's prices: the
+        cheapest child lost, every child won or gone with one left won, every child gone."""
+        import numpy as np
+
+        size = hi - lo
+        win_below = np.full(size, INFINITE, np.int64)
+        lose_below = np.full(size, INFINITE, np.int64)
+        gone_below = np.zeros(size, np.int64)
+        if level + 2 >= len(bounds):
+            return win_below, lose_below, gone_below
+        c_lo, c_hi = bounds[level + 1], bounds[level + 2]
+        if c_lo == c_hi:
+            return win_below, lose_below, gone_below
+        owner = parent[c_lo:c_hi] - lo
+        starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+        owners = owner[starts]
+        self.first[lo + owners] = c_lo + starts
+        self.count[lo + owners] = np.diff(np.r_[starts, c_hi - c_lo])
+        won, lost, gone = self.won[c_lo:c_hi], self.lost[c_lo:c_hi], self.gone[c_lo:c_hi]
+        win_below[owners] = np.minimum.reduceat(lost, starts)
+        gone_below[owners] = np.minimum(np.add.reduceat(gone, starts), INFINITE)
+        stays = np.minimum(won, gone)
+        kept_one = np.logical_or.reduceat(won <= gone, starts)
+        keep_one = np.minimum.reduceat(np.where(won > gone, won - gone, INFINITE), starts)
+        total = np.add.reduceat(stays, starts) + np.where(kept_one, 0, keep_one)
+        lose_below[owners] = np.minimum(total, INFINITE)
+        return win_below, lose_below, gone_below
+
+    def price(self, fragment: str, state: str) -> int:
+        i = self.index[fragment]
+        return int((self.won, self.lost, self.gone)[_INDEX[state]][i])
+
+    def children(self, fragment: str) -> list[str]:
+        i = self.index[fragment]
+        first = int(self.first[i])
+        return self.nodes[first : first + int(self.count[i])]
 
 
 _INDEX = {WIN: 0, LOSS: 1, GONE: 2}
