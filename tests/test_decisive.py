@@ -156,6 +156,17 @@ def test_the_fewest_edits_with_a_pool_are_the_fewest(seed: int) -> None:
                 assert e.move_after == outcome(edited, rules, e.move), (words, pool, e)
 
 
+def test_no_set_changes_it_when_every_word_below_is_kept() -> None:
+    """Twenty-six kept words under one fragment: no deletion may change anything (the
+    prices of the kept words are infinite, and their sum must stay so)."""
+    words = ["ab" + c for c in "abcdefghijklmnopqrstuvwxyz"] + ["zzzz"]
+    found = decider(words, Rules(min_length=3))
+    fewest = found.fewest("", keep=words[:26])  # player 0 wins by z alone: delete zzzz
+    assert (fewest.count, fewest.delete) == (1, ("zzzz",))
+    assert found.fewest("a", keep=words[:26]).count is None
+    assert found.fewest("", keep=words).count is None
+
+
 # -- SuperGhost and SuperDuperGhost ---------------------------------------------------------
 
 

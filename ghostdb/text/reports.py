@@ -327,7 +327,7 @@ def why_differ(found: WhyDiffer) -> str:
     lines = [
         f"{head}: {found.outcome_a} for player 0 in {found.a}, {found.outcome_b} in {found.b}; "
         f"{bound}{fewest.count:,} of their {found.only_a + found.only_b:,} differing words "
-        f"account for it:"
+        f"account{'s' if fewest.count == 1 else ''} for it:"
     ]
     for e in fewest.edits:
         where = f"only in {found.b}" if e.added else f"only in {found.a}"

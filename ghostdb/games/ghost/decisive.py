@@ -31,6 +31,8 @@ WIN, LOSS, GONE = "win", "loss", "gone"
 """A fragment's state after an edit: won or lost for the player to move there, or no
 longer a fragment (no word begins with it)."""
 INFINITE = 1 << 60
+CAP = 1 << 40
+"""Infinite in the price arrays: sums of a fragment's children stay far from int64's end."""
 _TOP = chr(0x10FFFF)
 
 
@@ -311,9 +313,9 @@ class _Prices:
         parent = np.fromiter((index.get(f[:-1], -1) for f in nodes), np.int64, n)
         parent[0] = -1  # the position itself
         word = np.fromiter((f in decider.word_set for f in nodes), bool, n)
-        as_word = np.where(word, 0, np.where([f in added for f in nodes], 1, INFINITE))
-        not_word = np.where(word, np.where([f in kept for f in nodes], INFINITE, 1), 0)
-        self.won, self.lost, self.gone = (np.full(n, INFINITE, np.int64) for _ in range(3))
+        as_word = np.where(word, 0, np.where([f in added for f in nodes], 1, CAP))
+        not_word = np.where(word, np.where([f in kept for f in nodes], CAP, 1), 0)
+        self.won, self.lost, self.gone = (np.full(n, CAP, np.int64) for _ in range(3))
         # Children of each fragment: the run [first, first + count) of the next level.
         self.first = np.zeros(n, np.int64)
         self.count = np.zeros(n, np.int64)
@@ -322,14 +324,14 @@ class _Prices:
         for level in range(len(bounds) - 2, -1, -1):
             lo, hi = bounds[level], bounds[level + 1]
             win_below, lose_below, gone_below = self._below(lo, hi, bounds, level, parent)
-            won = np.minimum(not_word[lo:hi] + win_below, INFINITE)
-            lost = np.minimum(not_word[lo:hi] + lose_below, INFINITE)
+            won = np.minimum(not_word[lo:hi] + win_below, CAP)
+            lost = np.minimum(not_word[lo:hi] + lose_below, CAP)
             if terminal_won:
                 won = np.minimum(won, as_word[lo:hi])
             else:
                 lost = np.minimum(lost, as_word[lo:hi])
             self.won[lo:hi], self.lost[lo:hi] = won, lost
-            self.gone[lo:hi] = np.minimum(not_word[lo:hi] + gone_below, INFINITE)
+            self.gone[lo:hi] = np.minimum(not_word[lo:hi] + gone_below, CAP)
 
     def _below(
         self, lo: int, hi: int, bounds: np.ndarray, level: int, parent: np.ndarray
@@ -339,8 +341,8 @@ class _Prices:
         import numpy as np
 
         size = hi - lo
-        win_below = np.full(size, INFINITE, np.int64)
-        lose_below = np.full(size, INFINITE, np.int64)
+        win_below = np.full(size, CAP, np.int64)
+        lose_below = np.full(size, CAP, np.int64)
         gone_below = np.zeros(size, np.int64)
         if level + 2 >= len(bounds):
             return win_below, lose_below, gone_below
@@ -354,17 +356,18 @@ class _Prices:
         self.count[lo + owners] = np.diff(np.r_[starts, c_hi - c_lo])
         won, lost, gone = self.won[c_lo:c_hi], self.lost[c_lo:c_hi], self.gone[c_lo:c_hi]
         win_below[owners] = np.minimum.reduceat(lost, starts)
-        gone_below[owners] = np.minimum(np.add.reduceat(gone, starts), INFINITE)
+        gone_below[owners] = np.minimum(np.add.reduceat(gone, starts), CAP)
         stays = np.minimum(won, gone)
         kept_one = np.logical_or.reduceat(won <= gone, starts)
-        keep_one = np.minimum.reduceat(np.where(won > gone, won - gone, INFINITE), starts)
+        keep_one = np.minimum.reduceat(np.where(won > gone, won - gone, CAP), starts)
         total = np.add.reduceat(stays, starts) + np.where(kept_one, 0, keep_one)
-        lose_below[owners] = np.minimum(total, INFINITE)
+        lose_below[owners] = np.minimum(total, CAP)
         return win_below, lose_below, gone_below
 
     def price(self, fragment: str, state: str) -> int:
         i = self.index[fragment]
-        return int((self.won, self.lost, self.gone)[_INDEX[state]][i])
+        price = int((self.won, self.lost, self.gone)[_INDEX[state]][i])
+        return INFINITE if price >= CAP else price
 
     def children(self, fragment: str) -> list[str]:
         i = self.index[fragment]

@@ -891,7 +891,7 @@ function whyView(w, a, b) {
   const head = `Why: player 0 ${VERBS[w.outcome_a]} in ${a} and ${VERBS[w.outcome_b]} in ${b}`;
   if (f.count === null) return el("p", {}, `${head}, but no set of their ${differing} differing words alone accounts for it.`);
   const where = (e) => ` (only in ${e.edit === "add" ? b : a})`;
-  return editList(`${head}; ${f.exact ? "" : "at most "}${f.count.toLocaleString("en")} of their ${differing} differing words account for it`, f.edits, where);
+  return editList(`${head}; ${f.exact ? "" : "at most "}${f.count.toLocaleString("en")} of their ${differing} differing words account${f.count === 1 ? "s" : ""} for it`, f.edits, where);
 }
 
 // Start a game at an explored position, the seats as the Play tab has them.
