@@ -70,8 +70,8 @@ CREATE TABLE "solutions" (
 	has_plans BOOLEAN DEFAULT (false) NOT NULL, 
 	game VARCHAR(20) DEFAULT 'ghost' NOT NULL, 
 	input_sha256 VARCHAR(64), 
-	CONSTRAINT ck_solutions_ck_solutions_status CHECK (status IN ('running', 'complete', 'failed', 'superseded')), 
-	CONSTRAINT fk_solutions_dictionary_id_dictionaries FOREIGN KEY(dictionary_id) REFERENCES dictionaries (id) ON DELETE CASCADE
+	CONSTRAINT fk_solutions_dictionary_id_dictionaries FOREIGN KEY(dictionary_id) REFERENCES dictionaries (id) ON DELETE CASCADE, 
+	CONSTRAINT ck_solutions_ck_solutions_status CHECK (status IN ('running', 'complete', 'failed', 'superseded'))
 );
 CREATE INDEX ix_solutions_dictionary_id ON solutions (dictionary_id);
 CREATE UNIQUE INDEX ix_solutions_published ON solutions (dictionary_id, rules) WHERE status = 'complete' AND dictionary_id IS NOT NULL;
@@ -97,7 +97,7 @@ CREATE TABLE decisive_words (
 	question VARCHAR(8) NOT NULL, 
 	position TEXT NOT NULL, 
 	pool_id INTEGER NOT NULL, 
-	kind VARCHAR(12) NOT NULL, 
+	kind VARCHAR(16) NOT NULL, 
 	word TEXT NOT NULL, 
 	outcome VARCHAR(4) NOT NULL, 
 	move TEXT NOT NULL, 

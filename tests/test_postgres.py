@@ -124,3 +124,23 @@ def test_verify_on_the_server(pg: Store) -> None:
     assert any("'g'" in e for e in bad.findings["outcome"].examples)
     pg.solve("five", Rules(), force=True)
     assert all(v.ok for v in pg.verify("five", every=True))
+
+
+def test_decisive_words_on_the_server(pg: Store, solved_enable1: Store, tmp_path: Path) -> None:
+    """Decisive words worked out, kept and read back on PostgreSQL give what SQLite gives,
+    in the same order (code points, whatever the server's collation); a Super variant
+    and compare --why too; verify re-checks them there."""
+    rules = Rules()
+    here = pg.solution("enable1", rules).decisive("").as_dict()
+    assert here == solved_enable1.solution("enable1", rules).decisive("").as_dict()
+    assert pg.solution("enable1", rules).decisive("", compute=False).as_dict() == here
+    assert {e["word"] for e in here["deletions"]} == {"hmm", "jnana", "nth"}
+    pg.ingest(write_list(tmp_path, "ghost green toga tree tries abcd", "pool"))
+    super_rules = Rules(variant=STANDARD_VARIANTS[1])
+    found = pg.solution("five", super_rules).decisive("", "pool").as_dict()
+    assert found == pg.solution("five", super_rules).decisive("", "pool", compute=False).as_dict()
+    why = pg.why("five", "enable1", rules)
+    assert why.as_dict() == pg.why("five", "enable1", rules, compute=False).as_dict()
+    checked = {(v.name, v.rules): v for v in pg.verify()}
+    assert checked[("enable1", "ghost/3")].decisive == 1 and checked[("enable1", "ghost/3")].ok
+    assert checked[("five", super_rules.key)].decisive == 1 and checked[("five", super_rules.key)].ok

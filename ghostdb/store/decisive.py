@@ -199,11 +199,10 @@ def _read(
         if row is None:
             return None
         fields = [decisive_words.c[f] for f in WORD_FIELDS]
-        rows = conn.execute(
-            select(*fields).where(*_match(decisive_words, key)).order_by(decisive_words.c.word)
-        ).all()
+        rows = conn.execute(select(*fields).where(*_match(decisive_words, key))).all()
     found: dict[str, list[Any]] = {kind: [] for kind in WORD_KINDS}
-    for kind, word, outcome, move, before, after in rows:
+    # In code-point order, as worked out: a server's collation may sort text otherwise.
+    for kind, word, outcome, move, before, after in sorted(rows, key=lambda r: r[1]):
         added = kind.endswith("add")
         found[kind].append(Edit(word, added, outcome, move, before, after))
     return dict(row), found

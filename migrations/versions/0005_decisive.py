@@ -59,7 +59,7 @@ def upgrade() -> None:
     op.create_table(
         "decisive_words",
         *_key_columns(),
-        sa.Column("kind", sa.String(12), nullable=False),
+        sa.Column("kind", sa.String(16), nullable=False),
         sa.Column("word", sa.Text(), nullable=False),
         sa.Column("outcome", sa.String(4), nullable=False),
         sa.Column("move", sa.Text(), nullable=False),
