@@ -96,9 +96,15 @@ def test_a_database_of_the_previous_release_upgrades_and_answers_identically(
             "complete",
             "complete",
         ]
+        # Decisive words (revision 0005) are worked out and kept on the upgraded file as
+        # on a fresh one.
+        assert upgraded.solution("five").decisive("").as_dict() == fresh.solution(
+            "five"
+        ).decisive("").as_dict()
         # Every upgraded solution verifies clean; verify says what it could not check.
         verdicts = upgraded.verify()
         assert len(verdicts) == 8 and all(v.ok for v in verdicts)
+        assert sum(v.decisive for v in verdicts) == 1
         assert all(any("input's hash" in n for n in v.notes) for v in verdicts)
 
 
