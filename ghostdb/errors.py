@@ -68,6 +68,10 @@ class DatabaseError(GhostdbError, RuntimeError):
     or from a newer ghostdb."""
 
 
+class TooBig(GhostdbError, RuntimeError):
+    """A solve that would not fit in the memory available, refused before it starts."""
+
+
 class SolveFailed(GhostdbError, RuntimeError):
     """A solve job failed; its job row says why."""
 

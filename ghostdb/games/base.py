@@ -259,6 +259,17 @@ class Game(ABC):
         """A rough order of solve times, to start the longest first."""
         return 1
 
+    def positions_at_most(self, words: Sequence[str] | None) -> int | None:
+        """A cheap upper bound on how many positions `build` makes (None: no bound known,
+        or small enough not to matter): a solve asks `estimate_positions` only when this
+        bound would not fit in memory."""
+        return None
+
+    def estimate_positions(self, words: Sequence[str] | None) -> int | None:
+        """About how many positions `build` makes (None: not estimated), to refuse a solve
+        that cannot fit in memory before it writes anything."""
+        return None
+
     @property
     def keeps_plans(self) -> bool:
         """Solutions keep memorisable plans, and a principal line follows every tied best

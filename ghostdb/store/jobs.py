@@ -30,6 +30,7 @@ from ghostdb.games.registry import check_rules, game_of, parse_rules, played_as
 from ghostdb.reports import SolutionInfo
 from ghostdb.solvers import SOLVER_VERSION, Values, safety, solve
 from ghostdb.solvers import plans as plan_solver
+from ghostdb.store import memory
 from ghostdb.store import queries as q
 from ghostdb.store.db import WriterBusy, serialise, writing
 from ghostdb.store.dictionaries import dictionary_row
@@ -154,6 +155,8 @@ def run_solve(
             existing.word_count,
             existing.seconds or 0.0,
         )
+    # Before anything is written: a solve that cannot fit is refused in one line.
+    memory.check(game_of(rules, subject.alphabet), subject.words, name)
     job = {
         "game": subject.game,
         "dictionary_id": subject.dictionary_id,

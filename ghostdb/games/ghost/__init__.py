@@ -145,6 +145,23 @@ class GhostGame(Game):
 
     # -- the graph -------------------------------------------------------------------------
 
+    def positions_at_most(self, words: Sequence[str] | None) -> int | None:
+        """Every prefix of every word (Ghost), every infix (the others but Anagram)."""
+        if not words or self.rules.variant is Variant.ANAGRAM:
+            return None
+        if self.rules.variant is Variant.GHOST:
+            return 1 + sum(map(len, words))
+        return 1 + sum(n * (n + 1) // 2 for n in map(len, words))
+
+    def estimate_positions(self, words: Sequence[str] | None) -> int | None:
+        """From the graphs of three samples of the words (see
+        `ghostdb.games.ghost.estimate`); Insert and Anagram Ghost are not estimated."""
+        if not words or self.rules.variant in (Variant.INSERT, Variant.ANAGRAM):
+            return None
+        from ghostdb.games.ghost.estimate import estimate_positions
+
+        return estimate_positions(words, self.rules)
+
     def build(self, words: Sequence[str] | None = None) -> PositionGraph:
         import numpy as np  # building only: lookups start without numpy
 

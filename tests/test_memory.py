@@ -1,0 +1,98 @@
+"""A solve that cannot fit in memory is refused before it writes anything, in one line;
+one that fits under a limit sized from the bytes a position costs completes.
+
+The estimate of a list's positions (`ghostdb.games.ghost.estimate`) is checked against
+the counts the graph builder makes.
+"""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import dump, run
+from test_wordlists import debian_list
+
+from ghostdb.games.ghost.estimate import estimate_positions
+from ghostdb.games.ghost.graph import build_graph, game_words
+from ghostdb.games.ghost.rules import Rules, Variant
+from ghostdb.store import memory
+from ghostdb.store.memory import BYTES_PER_POSITION
+
+BIN = Path(sys.executable).parent
+
+
+@pytest.mark.parametrize("variant", [Variant.GHOST, Variant.SUPER, Variant.SUPERDUPER])
+def test_the_estimate_is_near_the_count(enable1: Path, variant: Variant) -> None:
+    """Within -10% and +30% of the fragments ENABLE really makes (it errs high, so a
+    solve that fits is rarely refused and one that does not is)."""
+    from ghostdb import wordlists
+
+    words = game_words(wordlists.load(enable1).words, 3)
+    rules = Rules(variant=variant, min_length=3)
+    estimate, count = estimate_positions(words, rules), build_graph(words, rules).size
+    assert 0.9 <= estimate / count <= 1.3, (estimate, count)
+    small = words[:5000]  # small enough to be counted exactly
+    assert estimate_positions(small, rules) == build_graph(small, rules).size
+
+
+def test_a_solve_that_cannot_fit_is_refused_in_one_line(
+    tmp_path: Path, enable1: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "ghost.db"
+    assert run("ingest", str(enable1), db=db)[0] == 0
+    before = dump(db)
+    monkeypatch.setattr(memory, "available", lambda: (50_000_000, "the cgroup's memory limit"))
+    code, out, err = run("solve", "enable1", "--rules", "superduper", db=db)
+    assert code == 1 and out == ""
+    assert err.startswith("error: solving enable1 for SuperDuperGhost") and err.count("\n") == 1
+    assert "the cgroup's memory limit leaves 0.1 GB" in err and "nothing was changed" in err
+    assert dump(db) == before  # no job row either
+    # A list whose every possible fragment fits is never even estimated.
+    monkeypatch.setattr(memory, "available", lambda: (10**12, "available memory"))
+    assert run("solve", "enable1", db=db)[0] == 0
+
+
+def _limited(cap: int) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+@pytest.mark.slow
+def test_superduperghost_on_an_eighth_of_polish_under_an_address_space_limit(
+    tmp_path: Path,
+) -> None:
+    """Every 8th word of Debian's Polish list (half a million words, about 7 million
+    SuperDuperGhost fragments): under ``ulimit -v`` sized from `BYTES_PER_POSITION` and
+    the estimate, the solve completes; under a third of that it is refused before it
+    writes, in one line, the store as it was."""
+    polish = debian_list("polish", "wpolish")
+    subset = tmp_path / "polish8.txt"
+    with polish.open(encoding="utf-8") as src, subset.open("w", encoding="utf-8") as out:
+        out.writelines(line for i, line in enumerate(src) if i % 8 == 0)
+    db = tmp_path / "ghost.db"
+    assert run("ingest", str(subset), db=db)[0] == 0
+    from ghostdb import open_store
+
+    with open_store(str(db)) as store:
+        words = game_words(store.words("polish8"), 3)
+    rules = Rules(variant=Variant.SUPERDUPER, min_length=3)
+    need = estimate_positions(words, rules) * BYTES_PER_POSITION
+    base = 700 * 2**20  # the interpreter, its libraries, SQLite and the word list
+    command = [str(BIN / "ghostdb"), "solve", "polish8", "--rules", "superduper"]
+    command += ["--db", str(db)]
+    before = dump(db)
+    small = subprocess.run(
+        command, capture_output=True, text=True, preexec_fn=lambda: _limited(need // 3)
+    )
+    assert small.returncode == 1 and small.stdout == "", small.stderr
+    assert small.stderr.startswith("error: solving polish8") and small.stderr.count("\n") == 1
+    assert "the address-space limit (ulimit -v)" in small.stderr
+    assert dump(db) == before
+    done = subprocess.run(
+        command, capture_output=True, text=True, preexec_fn=lambda: _limited(need + base)
+    )
+    assert done.returncode == 0, done.stderr
+    assert "solved polish8 for SuperDuperGhost" in done.stdout
