@@ -355,6 +355,7 @@ class _Sorter:
         self.left_out: dict[str, list[str]] = {}
         self.folded: dict[str, str] = {}  # each distinct word that lost its accents, and the result
         self.accepted: set[str] = set()
+        self.order: list[str] = []  # the accepted words as met: mostly sorted, fast to sort
         self.capitalised: list[str] = []
         self.notes: list[str] = []
         self.total = 0
@@ -378,6 +379,7 @@ class _Sorter:
             self.leave_out(LEFT_OUT_DUPLICATES, word)
         else:
             self.accepted.add(word)
+            self.order.append(word)
 
     def take(self, raw_words: list[str]) -> None:
         """Sort every raw word: accepted, left out, or capitalised (decided later)."""
@@ -388,6 +390,8 @@ class _Sorter:
             self.accepted.update(raw_words)
             self.in_order = sorted(raw_words)  # one pass over a sorted file, unlike the set
             return
+        if not self.options.fold_accents and unicodedata.is_normalized("NFC", "\n".join(raw_words)):
+            raw_words = self._take_lower_case(raw_words)
         for raw in raw_words:
             self.total += 1
             word = raw if raw.isascii() else unicodedata.normalize("NFC", raw)
@@ -409,6 +413,30 @@ class _Sorter:
                     self.lower_case += 1
                     self.lower_case_letters += len(word)
                 self.accept(word)
+
+    def _take_lower_case(self, raw_words: list[str]) -> list[str]:
+        """Accept the words already as they will be stored — lower-case letters, in NFC
+        (checked for the whole list at once), not too long — in a few whole-list passes,
+        exactly as the word loop would; return the others for it.  Most of a big list of
+        an inflected language (Polish: 4 of its 4.3 million words) is such."""
+        plain = [w for w in raw_words if w.islower() and w.isalpha()]
+        plain = [w for w in plain if len(w) <= MAX_WORD_LETTERS] if plain else plain
+        if not plain:
+            return raw_words
+        self.total += len(plain)
+        self.lower_case += len(plain)
+        self.lower_case_letters += sum(map(len, plain))
+        self.not_all_upper = True
+        before = len(self.accepted)
+        self.accepted.update(plain)
+        if len(self.accepted) - before == len(plain):
+            self.order += plain
+        else:  # a word twice: left out as the loop would, in the order met
+            self.accepted.difference_update(plain)
+            for word in plain:
+                self.accept(word)
+        taken = set(plain)
+        return [w for w in raw_words if w not in taken]
 
     def settle_capitalised(self) -> None:
         """Keep the capitalised words in lower case (asked, or an all-capitals list), or
@@ -469,7 +497,7 @@ class _Sorter:
         )
         in_order = self.in_order
         if in_order is None or len(in_order) != len(self.accepted):
-            in_order = sorted(self.accepted)
+            in_order = sorted(self.order)  # met in file order: sorted runs, fast to merge
         return WordList(words=tuple(in_order), source=source, report=report)
 
 
