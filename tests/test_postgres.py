@@ -144,3 +144,29 @@ def test_decisive_words_on_the_server(pg: Store, solved_enable1: Store, tmp_path
     checked = {(v.name, v.rules): v for v in pg.verify()}
     for key in (("enable1", "ghost/3"), ("five", super_rules.key)):
         assert checked[key].decisive == 1 and checked[key].ok, key
+
+
+def test_lookups_read_the_same_plays_as_sqlite_whatever_the_letters(
+    pg: Store, store: Store, tmp_path: Path
+) -> None:
+    """The server reads a fragment and its plays as one key range (its key columns
+    compare by code point, revision 0006): with accented letters, letters beyond the
+    Basic Multilingual Plane and letters a locale would sort elsewhere, every lookup
+    answers as SQLite's."""
+    words = "zoë zoo zoa żal ząb zaa zab zebra zeal zee zéro zé𝒜a 𝒜𝒜𝒜 ñam nam nbm"
+    path = write_list(tmp_path, words, "letters")
+    for s in (pg, store):
+        s.ingest(path)
+        s.solve("letters", Rules())
+    fragments = {w[:k] for w in words.split() for k in range(len(w))}
+    for fragment in sorted(fragments):
+        assert pg.lookup("letters", fragment) == store.lookup("letters", fragment), fragment
+    # Whatever the server's own locale (this one's may sort by code point anyway).
+    with pg.engine.connect() as conn:
+        collations = conn.execute(
+            text(
+                "SELECT table_name, collation_name FROM information_schema.columns "
+                "WHERE column_name = 'fragment' ORDER BY table_name"
+            )
+        ).all()
+    assert collations == [("plans", "C"), ("positions", "C")]

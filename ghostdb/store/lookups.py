@@ -66,9 +66,9 @@ class Lookups:
         self._refs: dict[tuple[str, RuleSet], SolutionRef] = {}
         self._queries: dict[int, tuple[q.FastQuery, list[str]]] = {}
         self._plan_next: q.FastQuery | None = None
-        # Where every move appends a character (plain Ghost), SQLite reads a position and
-        # its plays as one range of the primary key (see `extended_positions_sql`).
-        self.range_sql = extended_positions_sql() if engine.dialect.name == "sqlite" else None
+        # Where every move appends a character (plain Ghost), a position and its plays
+        # are one range of the primary key (see `extended_positions_sql`).
+        self.range_sql = extended_positions_sql(engine.dialect.name)
         self._local = threading.local()
 
     def close(self) -> None:
@@ -105,7 +105,9 @@ class Lookups:
         under ``ref`` (not a position, or the solution was republished meanwhile)."""
         game = ref.game
         if self.range_sql is not None and game.children_extend_key:
-            args = (ref.id, len(key), key, key + _HIGHEST)
+            args: Any = (ref.id, len(key), key, key + _HIGHEST)
+            if self.engine.dialect.name != "sqlite":
+                args = dict(zip("slfh", args, strict=True))
             rows = self.dbapi().execute(self.range_sql, args).fetchall()
             if rows and rows[0][0] == key:
                 return _extended_position(name, game, key, rows)
@@ -250,18 +252,26 @@ def positions_statement(count: int) -> Any:
     return union_all(head, children)
 
 
-def extended_positions_sql() -> str:
-    """SQLite only: the position ``?3`` at level ``?2`` of solution ``?1``, then every
-    position of the next level between ``?3`` and ``?4`` (``?3`` followed by the highest
-    character): in plain Ghost, its plays, read as one range of the primary key.  SQLite
-    compares text byte by byte, as the range needs (a PostgreSQL database's collation
-    may not).
+def extended_positions_sql(dialect: str) -> str | None:
+    """The position at a level of a solution, then every position of the next level
+    between it and it followed by the highest character: in plain Ghost, its plays, read
+    as one range of the primary key.  The range needs keys compared by code point:
+    SQLite compares text byte by byte, and PostgreSQL's key columns are in the C
+    collation (revision 0006); None for another database.
 
     SQL text rather than a Core statement: compiling one costs every `ghostdb lookup`
-    process a millisecond, and numbered parameters spare each lookup binding seven."""
-    rows = f"SELECT {', '.join(POSITION_FIELDS)} FROM {positions.name} WHERE solution_id = ?1"
-    head = f"{rows} AND level = ?2 AND fragment = ?3"
-    return f"{head} UNION ALL {rows} AND level = ?2 + 1 AND fragment > ?3 AND fragment < ?4"
+    process a millisecond, and numbered parameters spare each lookup binding seven.
+    Parameters: solution id, level, key, key followed by the highest character (SQLite's
+    ``?1`` … ``?4``; PostgreSQL's ``%(s)s``, ``%(l)s``, ``%(f)s``, ``%(h)s``)."""
+    if dialect == "sqlite":
+        s, level, f, h = "?1", "?2", "?3", "?4"
+    elif dialect == "postgresql":
+        s, level, f, h = "%(s)s", "%(l)s", "%(f)s", "%(h)s"
+    else:
+        return None
+    rows = f"SELECT {', '.join(POSITION_FIELDS)} FROM {positions.name} WHERE solution_id = {s}"
+    head = f"{rows} AND level = {level} AND fragment = {f}"
+    return f"{head} UNION ALL {rows} AND level = {level} + 1 AND fragment > {f} AND fragment < {h}"
 
 
 # -- Position builders ---------------------------------------------------------------------

@@ -42,7 +42,7 @@ from sqlalchemy import (
     text,
 )
 
-HEAD_REVISION = "0005"
+HEAD_REVISION = "0006"
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
