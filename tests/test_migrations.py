@@ -98,9 +98,10 @@ def test_a_database_of_the_previous_release_upgrades_and_answers_identically(
         ]
         # Decisive words (revision 0005) are worked out and kept on the upgraded file as
         # on a fresh one.
-        assert upgraded.solution("five").decisive("").as_dict() == fresh.solution(
-            "five"
-        ).decisive("").as_dict()
+        assert (
+            upgraded.solution("five").decisive("").as_dict()
+            == fresh.solution("five").decisive("").as_dict()
+        )
         # Every upgraded solution verifies clean; verify says what it could not check.
         verdicts = upgraded.verify()
         assert len(verdicts) == 8 and all(v.ok for v in verdicts)
