@@ -3,16 +3,23 @@
     python scripts/survey.py [--db PATH] [--dict-dir DIR]
 
 Installs nothing.  It reads the lists that Debian's word-list packages put in
-/usr/share/dict -- wamerican-insane, wbritish-huge, wfrench, wngerman, wspanish, witalian,
-wportuguese, wdutch, wswedish, wdanish (`LISTS`) -- and skips a missing one with the
-`apt-get install` line that adds it.  Each list is ingested twice under its language tag,
-with its accents kept and with them folded (``NAME-folded``), German with its capitalised
-nouns kept; each is solved for Ghost with words of 3+ and of 4+ letters; then
-`ghostdb survey` is printed as a Markdown table on stdout.  Progress goes to stderr.
+/usr/share/dict (`LISTS`: one list per language or variant, 26 lists from 25 packages --
+wnorwegian ships both Bokmål and Nynorsk) and skips a missing one with the `apt-get
+install` line that adds it.  Each list is ingested twice under its language tag, with its
+accents kept and with them folded (``NAME-folded``; once where folding changes no word, as
+in Manx), the three German ones with their capitalised nouns kept; each is solved for
+Ghost with words of 3+ and of 4+ letters; then `ghostdb survey` is printed as a Markdown
+table on stdout, with a column of fragments (the positions each solution stores) added
+after the game words.  Progress goes to stderr.
+
+Of the English lists only one size each is read (American's largest, British and
+Canadian's second largest); wgerman-medical (medical terms to add to a German list) and
+miscfiles (Webster's 1934 list, which ``ghostdb ingest builtin:web2`` reads anyway) are
+left out.
 
 The database is a temporary file unless ``--db`` names one to keep; with a kept database a
-second run only solves what is missing.  Debian's Polish list (wpolish, 4.3 million
-words) is left out: it alone would take longer than all the others together.
+second run only solves what is missing, and records the tags of `LISTS` anew (a list
+Debian has changed replaces the stored one, and its solutions).
 """
 
 from __future__ import annotations
@@ -21,11 +28,13 @@ import argparse
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 from ghostdb import Rules, Store, open_store
 from ghostdb.errors import GhostdbError
+from ghostdb.reports import SurveyRow
 from ghostdb.text import reports
 
 DICT_DIR = Path("/usr/share/dict")
@@ -44,17 +53,34 @@ class WordList(NamedTuple):
 
 
 LISTS = (
-    WordList("wamerican-insane", "american-english-insane", "en-US", "american"),
-    WordList("wbritish-huge", "british-english-huge", "en-GB", "british"),
-    WordList("wfrench", "french", "fr", "french"),
-    WordList("wngerman", "ngerman", "de", "german", capitalised=True),
-    WordList("wspanish", "spanish", "es", "spanish"),
-    WordList("witalian", "italian", "it", "italian"),
-    WordList("wportuguese", "portuguese", "pt", "portuguese"),
-    WordList("wdutch", "dutch", "nl", "dutch"),
-    WordList("wswedish", "swedish", "sv", "swedish"),
+    WordList("wbulgarian", "bulgarian", "bg", "bulgarian"),
+    WordList("wcatalan", "catalan", "ca", "catalan"),
     WordList("wdanish", "danish", "da", "danish"),
+    WordList("wngerman", "ngerman", "de", "german", capitalised=True),
+    WordList("wogerman", "ogerman", "de-1901", "german-1901", capitalised=True),
+    WordList("wswiss", "swiss", "de-CH", "swiss-german", capitalised=True),
+    WordList("wcanadian-huge", "canadian-english-huge", "en-CA", "canadian"),
+    WordList("wbritish-huge", "british-english-huge", "en-GB", "british"),
+    WordList("wamerican-insane", "american-english-insane", "en-US", "american"),
+    WordList("wesperanto", "esperanto", "eo", "esperanto"),
+    WordList("wspanish", "spanish", "es", "spanish"),
+    WordList("wfaroese", "faroese", "fo", "faroese"),
+    WordList("wfrench", "french", "fr", "french"),
+    WordList("wirish", "irish", "ga", "irish"),
+    WordList("wgaelic", "gaelic", "gd", "scottish-gaelic"),
+    WordList("wgalician-minimos", "galician-minimos", "gl", "galician"),
+    WordList("wmanx", "manx", "gv", "manx"),
+    WordList("witalian", "italian", "it", "italian"),
+    WordList("wnorwegian", "bokmaal", "nb", "norwegian-bokmal"),
+    WordList("wdutch", "dutch", "nl", "dutch"),
+    WordList("wnorwegian", "nynorsk", "nn", "norwegian-nynorsk"),
+    WordList("wpolish", "polish", "pl", "polish"),
+    WordList("wbrazilian", "brazilian", "pt-BR", "brazilian"),
+    WordList("wportuguese", "portuguese", "pt-PT", "portuguese"),
+    WordList("wswedish", "swedish", "sv", "swedish"),
+    WordList("wukrainian", "ukrainian", "uk", "ukrainian"),
 )
+"""By language tag, as the table lists them."""
 
 
 def say(text: str) -> None:
@@ -62,8 +88,10 @@ def say(text: str) -> None:
 
 
 def add(store: Store, path: Path, entry: WordList, fold: bool) -> str | None:
-    """Ingest one form of a list and solve it; the stored name, or None where folding
-    changes no word (the list is then stored once)."""
+    """Ingest one form of a list and solve it; the stored name, or None where the same
+    words are stored under another name (folding changes no word: the list is then stored
+    once).  The options are recorded anew (``replace``), and a list that has changed
+    replaces the stored one."""
     name = f"{entry.name}-folded" if fold else entry.name
     t0 = time.perf_counter()
     result = store.ingest(
@@ -72,11 +100,16 @@ def add(store: Store, path: Path, entry: WordList, fold: bool) -> str | None:
         keep_capitalised=entry.capitalised,
         fold_accents=fold,
         language=entry.language,
+        replace=True,
     )
     for warning in result.report.warnings:
         say(f"warning: {warning}")
-    if result.dictionary.name != name:
-        say(f"{name}: folding accents changes no word of {entry.file}: left out")
+    stored = result.dictionary.name
+    if stored != name:
+        if stored == entry.name:
+            say(f"{name}: folding accents changes no word of {entry.file}: left out")
+        else:
+            say(f"{name}: the same words are stored as {stored}: left out")
         return None
     say(f"{name}: {result.action}, {result.dictionary.word_count:,} words, {_since(t0)}")
     for min_length in MIN_LENGTHS:
@@ -91,13 +124,32 @@ def _since(t0: float) -> str:
     return f"{time.perf_counter() - t0:.1f} s"
 
 
+def with_fragments(rows: Sequence[SurveyRow], table: str) -> str:
+    """The survey's Markdown table with a column of each solution's fragments (the
+    positions it stores) after the game words, unless the table has one already."""
+    lines = table.splitlines()
+    cells = [line.removeprefix("| ").removesuffix(" |").split(" | ") for line in lines]
+    if "fragments" in cells[0]:
+        return table
+    if len(cells) != 2 + len(rows):
+        raise AssertionError(f"{len(rows)} survey rows but a table of {len(cells)} lines")
+    at = cells[0].index("game words") + 1 if "game words" in cells[0] else len(cells[0])
+    added = ["fragments", "---:", *(f"{r.summary.fragment_count:,}" for r in rows)]
+    for line, cell in zip(cells, added, strict=True):
+        line.insert(at, cell)
+    return "\n".join("| " + " | ".join(line) + " |" for line in cells)
+
+
 def run(db: str, dict_dir: Path) -> int:
+    t0 = time.perf_counter()
     with open_store(db) as store:
-        found = 0
+        found, missing = 0, []
         for entry in LISTS:
             path = dict_dir / entry.file
             if not path.is_file():
                 say(f"skipping {entry.language}: no {path}: `apt-get install {entry.package}`")
+                if entry.package not in missing:
+                    missing.append(entry.package)
                 continue
             found += 1
             for fold in (False, True):
@@ -105,7 +157,11 @@ def run(db: str, dict_dir: Path) -> int:
         if not found:
             say(f"error: none of the word lists is in {dict_dir}: install them first")
             return 1
-        print(reports.survey(store.survey(), markdown=True))
+        rows = store.survey()
+        print(with_fragments(rows, reports.survey(rows, markdown=True)))
+    if missing:
+        say(f"lists missing: `apt-get install {' '.join(missing)}` adds them")
+    say(f"done in {_since(t0)}")
     return 0
 
 

@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from brute import brute_force
@@ -19,6 +22,8 @@ from ghostdb.games.ghost.rules import Variant
 FRENCH = "été étui étude état ami amie abri élan élève aube"
 ENGLISH = "ghost green tan tree tries"
 PLAIN = "cat camel gecko"
+GERMAN = "Haus Hund Bäume gehen laufen über"
+SCRIPT = ROOT / "scripts" / "survey.py"
 GHOST_3_4 = (Rules(min_length=3), Rules(min_length=4))
 SOLVED = {
     "english": (*GHOST_3_4, Rules(Variant.SUPER, 3)),
@@ -183,24 +188,63 @@ def test_survey_errors(surveyed: Path, tmp_path: Path) -> None:
     assert not missing.exists()
 
 
+def _survey_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("survey_script", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_survey_script_lists() -> None:
+    """One list per language or variant, under a BCP 47 tag, in the table's order; the
+    German ones (and only they) keep their capitalised nouns; the docstring counts them."""
+    script = _survey_script()
+    lists = script.LISTS
+    assert len({e.language for e in lists}) == len(lists)
+    assert len({e.name for e in lists}) == len(lists)
+    assert len({e.file for e in lists}) == len(lists)
+    assert all(re.fullmatch(r"[a-z]{2,3}(-[A-Z]{2}|-\d{4})?", e.language) for e in lists)
+    assert all(re.fullmatch(r"w[a-z-]+", e.package) for e in lists)
+    assert list(lists) == sorted(lists, key=lambda e: (e.language, e.name))  # as surveyed
+    assert [e.name for e in lists if e.capitalised] == ["german", "german-1901", "swiss-german"]
+    assert all(e.capitalised is e.language.startswith("de") for e in lists)
+    assert {"wpolish", "wnorwegian", "wamerican-insane"} <= {e.package for e in lists}
+    packages = len({e.package for e in lists})
+    assert f"{len(lists)} lists from {packages} packages" in " ".join(script.__doc__.split())
+
+
 def test_survey_script(tmp_path: Path) -> None:
     """The script reads what is there (accents kept and folded; a list without accents
-    once), names the package of each missing list and prints a Markdown table."""
+    once, a list another one holds not at all; German with its capitalised nouns), names
+    the package of each missing list, prints a Markdown table with each solution's
+    fragments and, run again, solves only a list that has changed."""
     lists = tmp_path / "dict"
     lists.mkdir()
     write_list(lists, FRENCH, "french")
     write_list(lists, PLAIN, "spanish")
+    write_list(lists, PLAIN, "brazilian")
+    write_list(lists, GERMAN, "ngerman")
     for path in lists.iterdir():
         path.rename(path.with_suffix(""))
     db = tmp_path / "survey.db"
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "survey.py"), "--dict-dir", str(lists),
-         "--db", str(db)],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    rows = [line.strip("| ").split(" | ")[:3] for line in proc.stdout.splitlines()[2:]]
-    assert rows == [
+
+    def survey() -> tuple[list[list[str]], str]:
+        proc = subprocess.run(
+            [sys.executable, str(SCRIPT), "--dict-dir", str(lists), "--db", str(db)],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        cells = [line.strip("| ").split(" | ") for line in proc.stdout.splitlines()]
+        return cells, proc.stderr
+
+    cells, err = survey()
+    assert cells[0][3:6] == ["rules", "game words", "fragments"] and cells[1][5] == "---:"
+    assert [row[:3] for row in cells[2:]] == [
+        ["de", "german", "accents kept; capitalised words kept"],
+        ["de", "german", "accents kept; capitalised words kept"],
+        ["de", "german-folded", "accents folded; capitalised words kept"],
+        ["de", "german-folded", "accents folded; capitalised words kept"],
         ["es", "spanish", "accents kept"],
         ["es", "spanish", "accents kept"],
         ["fr", "french", "accents kept"],
@@ -208,7 +252,27 @@ def test_survey_script(tmp_path: Path) -> None:
         ["fr", "french-folded", "accents folded"],
         ["fr", "french-folded", "accents folded"],
     ]
-    assert "`apt-get install wngerman`" in proc.stderr
-    assert "spanish-folded: folding accents changes no word" in proc.stderr
     with open_store(str(db)) as store:
-        assert {d.name for d in store.dictionaries()} == {"french", "french-folded", "spanish"}
+        assert {d.name for d in store.dictionaries()} == {
+            "french", "french-folded", "german", "german-folded", "spanish",
+        }  # fmt: skip
+        for row in cells[2:]:
+            summary = store.solution(row[1], Rules.from_key(row[3])).summary()
+            assert row[4:6] == [f"{summary.word_count:,}", f"{summary.fragment_count:,}"]
+    assert "`apt-get install wbulgarian`" in err
+    assert "spanish-folded: folding accents changes no word" in err
+    assert "brazilian: the same words are stored as spanish: left out" in err
+    missing = err.splitlines()[-2]
+    assert missing.startswith("lists missing: `apt-get install wbulgarian wcatalan ")
+    assert missing.count("wnorwegian") == 1 and "wngerman" not in missing
+    assert err.count("solved in") == 10
+
+    for name in ("spanish", "brazilian"):
+        write_list(lists, PLAIN + " cab", name).rename(lists / name)
+    again, err = survey()
+    assert "spanish: replaced" in err and err.count("solved in") == 2
+    assert err.count("already solved") == 8
+    assert [row for row in again if row[1] != "spanish"] == [
+        row for row in cells if row[1] != "spanish"
+    ]
+    assert [row[4] for row in again if row[1] == "spanish"] == ["4", "2"]  # cab: 3 letters
