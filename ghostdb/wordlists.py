@@ -421,21 +421,15 @@ class _Sorter:
         an inflected language (Polish: 4 of its 4.3 million words) is such."""
         plain = [w for w in raw_words if w.islower() and w.isalpha()]
         plain = [w for w in plain if len(w) <= MAX_WORD_LETTERS] if plain else plain
-        if not plain:
-            return raw_words
+        taken = set(plain)
+        if not plain or len(taken) != len(plain):
+            return raw_words  # a word twice: the loop reports it where it meets it
         self.total += len(plain)
         self.lower_case += len(plain)
         self.lower_case_letters += sum(map(len, plain))
         self.not_all_upper = True
-        before = len(self.accepted)
         self.accepted.update(plain)
-        if len(self.accepted) - before == len(plain):
-            self.order += plain
-        else:  # a word twice: left out as the loop would, in the order met
-            self.accepted.difference_update(plain)
-            for word in plain:
-                self.accept(word)
-        taken = set(plain)
+        self.order += plain
         return [w for w in raw_words if w not in taken]
 
     def settle_capitalised(self) -> None:

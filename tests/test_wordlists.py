@@ -407,3 +407,15 @@ def test_debian_french_folds_accents() -> None:
     assert set(wl.alphabet) <= set("abcdefghijklmnopqrstuvwxyzæœ")
     assert wl.report.folded > 100_000
     assert len(wl.words) == len(plain.words) - wl.report.left_out[wordlists.LEFT_OUT_DUPLICATES]
+
+
+def test_a_list_mostly_in_normal_form_reports_as_the_word_loop_does() -> None:
+    """Words already in normal form are taken in whole-list passes; what is left out is
+    still reported in the order met (a duplicate after a non-letter word)."""
+    found = wordlists.normalise(["don't", "zoë", "cat", "cat", "Żal"], source="x")
+    assert list(found.report.left_out) == [
+        wordlists.LEFT_OUT_NON_LETTERS,
+        wordlists.LEFT_OUT_DUPLICATES,
+        wordlists.LEFT_OUT_PROPER,
+    ]
+    assert found.words == ("cat", "zoë")
