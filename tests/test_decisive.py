@@ -495,3 +495,42 @@ def test_kept_answers_go_with_their_solution_and_their_pool(tmp_path: Path) -> N
     # Worked out from the replaced pool: abcd (a new first move of four letters, won by
     # player 0) is an addition that decides the game.
     assert [e["word"] for e in found["additions"]] == ["abcd"]
+
+
+def test_an_answer_worked_out_from_a_pool_replaced_meanwhile_is_not_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process replaces the pool while the answer is being worked out: the
+    answer (from the words read) is returned, but not kept to be served later."""
+    from ghostdb.store import decisive as module
+
+    db = tmp_path / "ghost.db"
+    other = write_list(tmp_path, "ghost green toga tree tries", "other")
+    replaced = write_list(tmp_path, "ghost green toga tree tries abcd", "replaced")
+    with open_store(str(db)) as store:
+        store.ingest(OWN_WORDLISTS / "five.txt")
+        store.ingest(other)
+        store.solve("five")
+        read = module._pool
+
+        def racing(solution: object, pool: str, min_length: int) -> list[str]:
+            words = read(solution, pool, min_length)  # type: ignore[arg-type]
+            store.ingest(replaced, name="other", replace=True)
+            return words
+
+        monkeypatch.setattr(module, "_pool", racing)
+        found = store.solution("five").decisive("", "other")
+        assert found.additions == ()  # worked out from the words read: no abcd
+    assert kept_rows(db) == (0, 0)
+
+
+def test_verify_samples_only_the_pool_words_an_answer_draws_on(tmp_path: Path) -> None:
+    """A pool word equal to the position is no addition below it: verify must not try it
+    (it did, and called a right answer wrong)."""
+    db = tmp_path / "ghost.db"
+    for words, name in (("cab car cat", "three"), ("ca cab", "pool")):
+        assert run("ingest", str(write_list(tmp_path, words, name)), db=db)[0] == 0
+    assert run("solve", "three", "-m", "2", db=db)[0] == 0
+    assert run("decisive", "three", "-m", "2", "--position", "ca", "--pool", "pool", db=db)[0] == 0
+    code, out, err = run("verify", "three", "-m", "2", db=db)
+    assert code == 0 and "1 decisive answer" in out, (out, err)

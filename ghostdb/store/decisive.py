@@ -86,6 +86,7 @@ def _work_out(
 ) -> tuple[dict[str, Any], dict[str, list[Any]]]:
     """Work out and store the decisive words at ``position`` (see `Decider`)."""
     started = time.perf_counter()
+    inputs = _inputs(solution.engine, key)  # before the words: see `_store`
     min_length = solution.rules.min_length
     words = dictionaries.words(solution.engine, solution.name, min_length)
     pool_words = _pool(solution, pool, min_length) if pool is not None else None
@@ -105,7 +106,7 @@ def _work_out(
     }
     found["fewest_delete"] = [e for e in fewest.edits if not e.added]
     found["fewest_add"] = [e for e in fewest.edits if e.added]
-    _store(solution, key, row, found, time.perf_counter() - started)
+    _store(solution, key, inputs, row, found, time.perf_counter() - started)
     return row, found
 
 
@@ -144,6 +145,7 @@ def _work_out_why(
     left: Solution, key: tuple[int, str, str, int], b: str, target: str
 ) -> tuple[dict[str, Any], dict[str, list[Any]]]:
     started = time.perf_counter()
+    inputs = _inputs(left.engine, key)
     min_length = left.rules.min_length
     words_a = dictionaries.words(left.engine, left.name, min_length)
     words_b = _pool(left, b, min_length)  # ingested the same way, or one line why not
@@ -164,7 +166,7 @@ def _work_out_why(
         row["fewest_count"], row["exact"] = fewest.count, fewest.exact
         found["fewest_delete"] = [e for e in fewest.edits if not e.added]
         found["fewest_add"] = [e for e in fewest.edits if e.added]
-    _store(left, key, row, found, time.perf_counter() - started)
+    _store(left, key, inputs, row, found, time.perf_counter() - started)
     return row, found
 
 
@@ -208,18 +210,38 @@ def _read(
     return dict(row), found
 
 
+def _inputs(engine: Any, key: tuple[int, str, str, int]) -> tuple[Any, ...]:
+    """What an answer is worked out from, as the store says now: the solution's status
+    and the pool's recorded hash."""
+    with engine.connect() as conn:
+        return _inputs_in(conn, key)
+
+
+def _inputs_in(conn: Connection, key: tuple[int, str, str, int]) -> tuple[Any, ...]:
+    from ghostdb.store import queries as q
+
+    solution_id, _, _, pool_id = key
+    pool_sha = q.dictionary_sha256(conn, pool_id) if pool_id else None
+    return q.job_status(conn, solution_id), pool_sha
+
+
 def _store(
     solution: Solution,
     key: tuple[int, str, str, int],
+    inputs: tuple[Any, ...],
     row: dict[str, Any],
     found: dict[str, list[Any]],
     seconds: float,
 ) -> None:
-    """Keep an answer, unless another process kept the same one meanwhile."""
+    """Keep an answer, unless another process kept the same one meanwhile, or what it was
+    worked out from changed meanwhile (the solution superseded, the pool replaced: the
+    answer is still returned, as read, but a stale one is never kept)."""
     keys = dict(zip(("solution_id", "question", "position", "pool_id"), key, strict=True))
     with writing(solution.engine) as conn:
         serialise(conn, runs)
         if conn.execute(select(runs.c.solution_id).where(*_match(runs, key))).first():
+            return
+        if _inputs_in(conn, key) != inputs or inputs[0] != "complete":
             return
         conn.execute(insert(runs).values(**keys, **row, seconds=seconds, worked_out_at=now()))
         rows = [
@@ -309,16 +331,19 @@ def _check_answer(conn: Connection, row: Any, decider: Any, min_length: int) -> 
         for e in kept[kind]:
             if decider.explain(position, e.word, added) != e:
                 problems.append(f"{where}: {kind} {e.word} does not give what is kept")
-    rng = random.Random(f"{row['solution_id']}/{position}/{row['pool_id']}")
-    listed = {e.word for e in kept["delete"] + kept["add"]}
-    below = [w for w in decider.words_below(position) if w not in listed]
-    others = [w for w in set(pool) - decider.word_set - listed if w.startswith(position)]
-    for word, added in [(w, False) for w in rng.sample(below, min(SAMPLE, len(below)))] + [
-        (w, True) for w in rng.sample(sorted(others), min(SAMPLE, len(others)))
-    ]:
-        state = decider.added(position, word) if added else decider.deleted(position, word)
-        if row["question"] == EDITS and state != row["outcome"]:
-            problems.append(f"{where}: {'adding' if added else 'deleting'} {word} changes it")
+    if row["question"] == EDITS:  # a sample of the words not listed changes nothing
+        rng = random.Random(f"{row['solution_id']}/{position}/{row['pool_id']}")
+        listed = {e.word for e in kept["delete"] + kept["add"]}
+        below = [w for w in decider.words_below(position) if w not in listed]
+        others = sorted(
+            w for w in set(pool) - decider.word_set - listed if decider.reaches(position, w)
+        )
+        for word, added in [(w, False) for w in rng.sample(below, min(SAMPLE, len(below)))] + [
+            (w, True) for w in rng.sample(others, min(SAMPLE, len(others)))
+        ]:
+            state = decider.added(position, word) if added else decider.deleted(position, word)
+            if state != row["outcome"]:
+                problems.append(f"{where}: {'adding' if added else 'deleting'} {word} changes it")
     if row["question"] == EDITS:
         again = decider.fewest(position, pool)
     else:

@@ -114,6 +114,10 @@ class Decider:
         lo = bisect.bisect_left(self.words, fragment)
         return bisect.bisect_left(self.words, fragment + _TOP, lo) - lo
 
+    def reaches(self, position: str, word: str) -> bool:
+        """Whether editing ``word`` may change ``position``: it lies below it."""
+        return word != position and word.startswith(position)
+
     def words_below(self, fragment: str) -> list[str]:
         lo = bisect.bisect_left(self.words, fragment)
         return self.words[lo : bisect.bisect_left(self.words, fragment + _TOP, lo)]

@@ -88,6 +88,12 @@ class InfixDecider:
     def outcome(self, position: str) -> str:
         return self.values[position]
 
+    def reaches(self, position: str, word: str) -> bool:
+        """Whether editing ``word`` may change ``position``: it holds it (or, with
+        reversals, its reversal)."""
+        back = position[::-1] if self.reversals else position
+        return word != position and (position in word or back in word)
+
     def words_below(self, position: str) -> list[str]:
         """The game words an edit of which can change ``position``: those holding it (or,
         with reversals, its reversal)."""
