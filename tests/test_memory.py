@@ -45,15 +45,26 @@ def test_a_solve_that_cannot_fit_is_refused_in_one_line(
     db = tmp_path / "ghost.db"
     assert run("ingest", str(enable1), db=db)[0] == 0
     before = dump(db)
-    monkeypatch.setattr(memory, "available", lambda: (50_000_000, "the cgroup's memory limit"))
+    room = [(10**12, "available memory", 360), (50_000_000, "the cgroup's memory limit", 360)]
+    monkeypatch.setattr(memory, "available", lambda: room)
     code, out, err = run("solve", "enable1", "--rules", "superduper", db=db)
     assert code == 1 and out == ""
     assert err.startswith("error: solving enable1 for SuperDuperGhost") and err.count("\n") == 1
     assert "the cgroup's memory limit leaves 0.1 GB" in err and "nothing was changed" in err
     assert dump(db) == before  # no job row either
+    monkeypatch.setenv("GHOSTDB_MEMORY_CHECK", "0")  # the way round a wrong estimate
+    assert run("solve", "enable1", "--rules", "superduper", db=db)[0] == 0
+    monkeypatch.delenv("GHOSTDB_MEMORY_CHECK")
     # A list whose every possible fragment fits is never even estimated.
-    monkeypatch.setattr(memory, "available", lambda: (10**12, "available memory"))
-    assert run("solve", "enable1", db=db)[0] == 0
+    monkeypatch.setattr(memory, "available", lambda: [(10**12, "available memory", 360)])
+
+    def never(*_: object) -> None:
+        raise AssertionError("estimated")
+
+    from ghostdb.games.ghost import GhostGame
+
+    monkeypatch.setattr(GhostGame, "estimate_positions", never)
+    assert run("solve", "enable1", "--min-length", "4", db=db)[0] == 0
 
 
 def _limited(cap: int) -> None:
@@ -96,3 +107,23 @@ def test_superduperghost_on_an_eighth_of_polish_under_an_address_space_limit(
     )
     assert done.returncode == 0, done.stderr
     assert "solved polish8 for SuperDuperGhost" in done.stdout
+
+
+def test_a_cgroup_limit_is_read_from_the_process_own_cgroup(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """cgroup v2: the process's own cgroup's limit, less what it uses but its page cache
+    of files not recently used (the kernel reclaims that before the limit bites)."""
+    files = {
+        "/proc/self/cgroup": "0::/system.slice/ghostdb.service\n",
+        "/sys/fs/cgroup/system.slice/ghostdb.service/memory.max": "4000000000\n",
+        "/sys/fs/cgroup/system.slice/ghostdb.service/memory.current": "3000000000\n",
+        "/sys/fs/cgroup/system.slice/ghostdb.service/memory.stat": (
+            "anon 1000000000\nfile 2000000000\ninactive_file 1500000000\n"
+        ),
+        "/sys/fs/cgroup/memory.max": "max\n",
+    }
+    monkeypatch.setattr(memory, "_read", lambda path: files.get(path, ""))
+    assert memory._cgroup_room() == 4_000_000_000 - (3_000_000_000 - 1_500_000_000)
+    files["/sys/fs/cgroup/system.slice/ghostdb.service/memory.max"] = "max\n"
+    assert memory._cgroup_room() is None  # no limit anywhere
