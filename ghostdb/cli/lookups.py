@@ -174,7 +174,15 @@ def decisive(
     from ghostdb.text.common import to_json
     from ghostdb.text.reports import decisive_words
 
+    from ghostdb.errors import NotWorkedOut
+
     chosen = rules_of(name, rule_options)
-    with store_for(db, write=True) as store:
-        found = store.solution(name, chosen).decisive(position, pool)
+    with store_for(db) as store:  # a kept answer needs no write access
+        try:
+            found = store.solution(name, chosen).decisive(position, pool, compute=False)
+        except NotWorkedOut:
+            found = None
+    if found is None:
+        with store_for(db, write=True) as store:
+            found = store.solution(name, chosen).decisive(position, pool)
     emit(to_json(found.as_dict()) if json else decisive_words(found, chosen))

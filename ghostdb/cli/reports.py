@@ -51,9 +51,19 @@ def compare(
     right = rules_of(b or a, {**rule_options, **theirs})
     if why and (b is None or theirs):
         fail("--why compares two dictionaries under one rule set: give B, and no --vs-… option")
-    with store_for(db, write=why) as store:  # --why keeps what it works out
+    from ghostdb.errors import NotWorkedOut
+
+    reasons = None
+    with store_for(db) as store:
         found = store.compare(a, b, left, right, examples=examples)
-        reasons = store.why(a, b, left) if why and b is not None else None
+        if why and b is not None:
+            try:
+                reasons = store.why(a, b, left, compute=False)
+            except NotWorkedOut:
+                pass
+    if why and b is not None and reasons is None:
+        with store_for(db, write=True) as store:  # kept, once worked out
+            reasons = store.why(a, b, left)
     if json:
         data = found.as_dict()
         if reasons is not None:
