@@ -171,10 +171,9 @@ def decisive(
     """Which words decide the game: each word whose deletion alone (or, with --pool, whose
     addition alone) changes the outcome at the position, and the fewest edits that do;
     worked out on the first request and kept in the database."""
+    from ghostdb.errors import NotWorkedOut
     from ghostdb.text.common import to_json
     from ghostdb.text.reports import decisive_words
-
-    from ghostdb.errors import NotWorkedOut
 
     chosen = rules_of(name, rule_options)
     with store_for(db) as store:  # a kept answer needs no write access

@@ -51,16 +51,16 @@ def compare(
     right = rules_of(b or a, {**rule_options, **theirs})
     if why and (b is None or theirs):
         fail("--why compares two dictionaries under one rule set: give B, and no --vs-… option")
+    from contextlib import suppress
+
     from ghostdb.errors import NotWorkedOut
 
     reasons = None
     with store_for(db) as store:
         found = store.compare(a, b, left, right, examples=examples)
         if why and b is not None:
-            try:
+            with suppress(NotWorkedOut):  # not worked out yet: below, opened for writing
                 reasons = store.why(a, b, left, compute=False)
-            except NotWorkedOut:
-                pass
     if why and b is not None and reasons is None:
         with store_for(db, write=True) as store:  # kept, once worked out
             reasons = store.why(a, b, left)

@@ -54,6 +54,10 @@ NAMING_CONVENTION = {
 
 metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
+KEY_TEXT = Text().with_variant(Text(collation="C"), "postgresql")
+"""Position keys: compared by code point on PostgreSQL too (revision 0006), as a lookup's
+key range needs; SQLite compares text byte by byte already."""
+
 dictionaries = Table(
     "dictionaries",
     metadata,
@@ -126,7 +130,7 @@ positions = Table(
     metadata,
     Column("solution_id", Integer, primary_key=True),
     Column("level", SmallInteger, primary_key=True),
-    Column("fragment", Text, primary_key=True),
+    Column("fragment", KEY_TEXT, primary_key=True),
     Column("reachable", Boolean, nullable=False),
     Column("outcome", String(4), nullable=False),
     Column("game_length", SmallInteger),
@@ -151,7 +155,7 @@ plans = Table(
     metadata,
     Column("solution_id", Integer, primary_key=True),
     Column("level", SmallInteger, primary_key=True),
-    Column("fragment", Text, primary_key=True),
+    Column("fragment", KEY_TEXT, primary_key=True),
     Column("plan_next", Text),
     Column("mover_lossiness", SmallInteger, nullable=False),
     Column("mover_outcomes", BigInteger, nullable=False),
