@@ -229,7 +229,7 @@ def test_infix_edits_made_for_good_match_a_solve(seed: int) -> None:
 def test_the_infix_bound_works_and_is_exact_only_when_it_is_one(seed: int) -> None:
     """The fewest edits of the Super variants: the set reported changes the outcome when
     solved again; it is never below the true fewest (every set of up to three edits
-    tried); "exact" only for one edit, and one edit is found whenever one does."""
+    tried); "exact" only for one or two edits, and one is found whenever one does."""
     words, pool, rules = infix_case(seed)
     found = infix_decider(words, rules)
     if not found.words:
@@ -253,7 +253,7 @@ def test_the_infix_bound_works_and_is_exact_only_when_it_is_one(seed: int) -> No
         chosen = tuple(("-", w) for w in fewest.delete) + tuple(("+", w) for w in fewest.add)
         assert flips(chosen) and fewest.count == len(chosen), (words, pool, rules, fewest)
         assert smallest is None or fewest.count >= smallest
-        assert fewest.exact == (fewest.count == 1)
+        assert fewest.exact == (fewest.count <= 2)  # every single edit was tried first
 
 
 # -- through the store and the command line ----------------------------------------------

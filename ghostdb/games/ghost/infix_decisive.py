@@ -18,8 +18,8 @@ longer add up.  `InfixDecider.fewest` reports one edit when one changes the outc
 one is exactly the fewest).  Otherwise it prices every fragment as if no two shared a
 word (plain Ghost's recursion, over the infix graph), makes the edits that pricing
 chooses, checks the outcome they give, and drops each edit the set does without; where
-the check fails, greedy steps take over.  The set is reported as an upper bound
-(``exact`` false), with its words.
+the check fails, greedy steps take over.  A set of two is then exact too (every single
+edit was tried); a larger one is an upper bound (``exact`` false), with its words.
 """
 
 from __future__ import annotations
@@ -264,9 +264,10 @@ class InfixDecider:
         target: str | None = None,
     ) -> Fewest:
         """A set of edits that gives ``position`` the outcome ``target`` (by default:
-        changes it), as small as found; exact only when it is one edit (none does with
-        zero).  The set comes from pricing every fragment as if no two shared a word (the
-        plain-Ghost recursion over the infix graph), is checked by making its edits, and
+        changes it), as small as found; exact when it is one edit (none does with zero)
+        or two (every single edit was tried first).  The set comes from pricing every
+        fragment as if no two shared a word (the plain-Ghost recursion over the infix
+        graph), is checked by making its edits, and
         is then shrunk while it still works; where the check fails, greedy steps (each the
         edit that most reduces the moves in the way) take over."""
         now = self.values[position]
@@ -538,7 +539,7 @@ class InfixDecider:
             back = word[::-1]
             near = [m for m in moves if m in word or (self.reversals and m in back)]
             flipped = [m for m in near if self.values.get(m, GONE) != work.values.get(m, GONE)]
-            move = (flipped or near or [""])[0]
+            move = (flipped or near or [position])[0]
             before, after = self.values.get(move, GONE), work.values.get(move, GONE)
             edits.append(Edit(word, adding, goal, move, before, after))
         return Fewest(
@@ -546,7 +547,8 @@ class InfixDecider:
             tuple(sorted(w for w, a in chosen if not a)),
             goal,
             tuple(sorted(w for w, a in chosen if a)),
-            exact=len(chosen) == 1,
+            # `fewest` tried every single edit first: a set of two is the fewest too.
+            exact=len(chosen) <= 2,
             edits=tuple(edits),
         )
 
