@@ -515,14 +515,14 @@ def polish(bench: Bench, quick: bool) -> list[Row]:
         return [Row("polish", note=f"skipped: no {POLISH} (apt-get install wpolish)")]
     db = bench.fresh_db()
     ingested = run(ghostdb("ingest", str(POLISH), "--db", db), SOLVE_TIMEOUT)
-    note = f"60 MB, 4,017,544 words kept; peak {mb(ingested.peak_mb)}"
+    note = f"a {POLISH.stat().st_size / 2**20:.0f} MB file; peak {mb(ingested.peak_mb)}"
     rows = [at_most("polish ingest", ingested.seconds, 5.0, secs, note)]
     solved = [(GHOST, 10.0, 1500)] + ([] if quick else [(DUPER, 90.0, 6000)])
     disk, _ = child("disk", db)
     for key, limit, peak_limit in solved:
         s = solve_list(bench, POLISH, key, db=db)
         title = f"polish {VARIANTS[key]}/3"
-        note = f"{s.positions:,} positions; process {secs(s.wall)}"
+        note = f"{s.words:,} words, {s.positions:,} positions; process {secs(s.wall)}"
         rows.append(at_most(f"{title} solve + persist", s.seconds, limit, secs, note))
         per = s.peak_mb * 2**20 / s.positions
         note = f"{per:,.0f} bytes a position at the peak"
