@@ -1014,8 +1014,9 @@ def main() -> None:
             rows += measure("big list", lambda: big_list(bench))
         rows += measure("Polish", lambda: polish(bench, args.quick))
         rows += measure("plans, comparison, self-play", lambda: reads(bench))
-        rows += measure("decisive words", lambda: decisive(bench))
         rows += measure("verify", lambda: verify(bench))
+        # After verify: a kept answer is re-checked by verify too (about a second more).
+        rows += measure("decisive words", lambda: decisive(bench))
         if not args.quick:
             rows += measure("solve --all in worker processes", lambda: parallel(bench))
         if args.postgres:
