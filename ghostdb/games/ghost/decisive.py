@@ -20,6 +20,7 @@ exact: see `ghostdb.games.ghost.infix_decisive`.
 from __future__ import annotations
 
 import bisect
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -85,7 +86,57 @@ class Fewest:
         }
 
 
-class Decider:
+class SingleEdits(ABC):
+    """Every single-word edit that changes a position's outcome, for a decider that says
+    which words' edits may reach a position and what each gives."""
+
+    values: Mapping[str, str]
+    word_set: frozenset[str] | set[str]
+
+    @abstractmethod
+    def words_below(self, position: str) -> list[str]:
+        """The game words whose deletion may change ``position``."""
+
+    @abstractmethod
+    def reaches(self, position: str, word: str) -> bool:
+        """Whether editing ``word`` may change ``position``."""
+
+    @abstractmethod
+    def deleted(self, position: str, word: str) -> str:
+        """The state of ``position`` with the game word ``word`` deleted."""
+
+    @abstractmethod
+    def added(self, position: str, word: str) -> str:
+        """The state of ``position`` with ``word`` added."""
+
+    @abstractmethod
+    def explain(self, position: str, word: str, added: bool, outcome: str | None = None) -> Edit:
+        """The edit with its outcome and the move it changes."""
+
+    def single_deletions(self, position: str) -> list[Edit]:
+        """Every game word whose deletion alone changes ``position``'s outcome."""
+        now = self.values[position]
+        found = []
+        for word in self.words_below(position):
+            state = self.deleted(position, word)
+            if state != now:
+                found.append(self.explain(position, word, False, state))
+        return found
+
+    def single_additions(self, position: str, pool: Iterable[str]) -> list[Edit]:
+        """Every word of ``pool`` (game words of another list) not in this one whose
+        addition alone changes ``position``'s outcome."""
+        now = self.values[position]
+        found = []
+        for word in sorted(set(pool) - self.word_set):
+            if self.reaches(position, word):
+                state = self.added(position, word)
+                if state != now:
+                    found.append(self.explain(position, word, True, state))
+        return found
+
+
+class Decider(SingleEdits):
     """One stored plain-Ghost solution: its game words and every fragment's value.
 
     ``values`` maps every stored fragment to its outcome for the player to move there
@@ -174,28 +225,6 @@ class Decider:
         if (len(word) - len(fragment)) % 2:
             value = LOSS if value == WIN else WIN
         return value
-
-    def single_deletions(self, position: str) -> list[Edit]:
-        """Every game word below ``position`` whose deletion alone changes its outcome."""
-        now = self.values[position]
-        found = []
-        for word in self.words_below(position):
-            state = self.deleted(position, word)
-            if state != now:
-                found.append(self.explain(position, word, False, state))
-        return found
-
-    def single_additions(self, position: str, pool: Iterable[str]) -> list[Edit]:
-        """Every word of ``pool`` (game words of another list) not in this one, below
-        ``position``, whose addition alone changes its outcome."""
-        now = self.values[position]
-        found = []
-        for word in sorted(set(pool) - self.word_set):
-            if word.startswith(position) and word != position:
-                state = self.added(position, word)
-                if state != now:
-                    found.append(self.explain(position, word, True, state))
-        return found
 
     def explain(self, position: str, word: str, added: bool, outcome: str | None = None) -> Edit:
         """A single edit with the outcome it gives at ``position`` and the move it changes:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Mapping, Sequence
 
-from ghostdb.games.ghost.decisive import GONE, LOSS, WIN, Edit, Fewest
+from ghostdb.games.ghost.decisive import GONE, LOSS, WIN, Edit, Fewest, SingleEdits
 
 GREEDY_STEPS = 6
 """How many edits the greedy bound applies before it gives up."""
@@ -35,7 +35,7 @@ GREEDY_CANDIDATES = 2000
 """How many words each greedy step scores (those below the position's moves first)."""
 
 
-class InfixDecider:
+class InfixDecider(SingleEdits):
     """One stored SuperGhost or SuperDuperGhost solution: game words and every
     fragment's value (``win`` or ``loss`` for the player to move there)."""
 
@@ -208,28 +208,6 @@ class InfixDecider:
 
     def _moves_to(self, position: str, node: str) -> bool:
         return position in self._parents(node)
-
-    def single_deletions(self, position: str) -> list[Edit]:
-        """Every game word whose deletion alone changes ``position``'s outcome."""
-        now = self.values[position]
-        found = []
-        for word in self.words_below(position):
-            state = self.deleted(position, word)
-            if state != now:
-                found.append(self.explain(position, word, False, state))
-        return found
-
-    def single_additions(self, position: str, pool: Iterable[str]) -> list[Edit]:
-        """Every word of ``pool`` not in this list whose addition alone changes it."""
-        now = self.values[position]
-        back = position[::-1] if self.reversals else position
-        found = []
-        for word in sorted(set(pool) - self.word_set):
-            if word != position and (position in word or back in word):
-                state = self.added(position, word)
-                if state != now:
-                    found.append(self.explain(position, word, True, state))
-        return found
 
     # -- the fewest edits, bounded ------------------------------------------------------------
 
