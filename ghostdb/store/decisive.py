@@ -194,20 +194,9 @@ def _read(
     solution: Solution, key: tuple[int, str, str, int]
 ) -> tuple[dict[str, Any], dict[str, list[Any]]] | None:
     """A stored answer: its row and its words by kind, or None."""
-    from ghostdb.games.ghost.decisive import Edit
-
     with solution.engine.connect() as conn:
         row = conn.execute(select(runs).where(*_match(runs, key))).mappings().first()
-        if row is None:
-            return None
-        fields = [decisive_words.c[f] for f in WORD_FIELDS]
-        rows = conn.execute(select(*fields).where(*_match(decisive_words, key))).all()
-    found: dict[str, list[Any]] = {kind: [] for kind in WORD_KINDS}
-    # In code-point order, as worked out: a server's collation may sort text otherwise.
-    for kind, word, outcome, move, before, after in sorted(rows, key=lambda r: r[1]):
-        added = kind.endswith("add")
-        found[kind].append(Edit(word, added, outcome, move, before, after))
-    return dict(row), found
+        return None if row is None else (dict(row), stored_words(conn, row))
 
 
 def _inputs(engine: Any, key: tuple[int, str, str, int]) -> tuple[Any, ...]:
@@ -277,15 +266,15 @@ def stored_answers(conn: Connection, solution_id: int) -> Sequence[Any]:
 
 
 def stored_words(conn: Connection, row: Any) -> dict[str, list[Any]]:
-    """The words of one kept answer, by kind (for `verify`)."""
+    """The words of one kept answer (a ``decisive`` row), by kind, each kind in
+    code-point order as worked out (a server's collation may sort text otherwise)."""
     from ghostdb.games.ghost.decisive import Edit
 
     key = (row["solution_id"], row["question"], row["position"], row["pool_id"])
     fields = [decisive_words.c[f] for f in WORD_FIELDS]
+    rows = conn.execute(select(*fields).where(*_match(decisive_words, key))).all()
     found: dict[str, list[Any]] = {kind: [] for kind in WORD_KINDS}
-    for kind, word, outcome, move, before, after in conn.execute(
-        select(*fields).where(*_match(decisive_words, key))
-    ):
+    for kind, word, outcome, move, before, after in sorted(rows, key=lambda r: r[1]):
         found[kind].append(Edit(word, kind.endswith("add"), outcome, move, before, after))
     return found
 
@@ -306,12 +295,7 @@ def check_answers(
     answers = stored_answers(conn, solution_id)
     if not answers:
         return 0, []
-    stmt = select(positions.c.fragment, positions.c.outcome).where(
-        positions.c.solution_id == solution_id
-    )
-    decider = game.decider(
-        words, dict(FastQuery(stmt, conn.dialect).run(conn.connection.driver_connection, {}))
-    )
+    decider = game.decider(words, _stored_values(conn, solution_id))
     problems: list[str] = []
     for row in answers:
         problems += _check_answer(conn, row, decider, game.rules.min_length)
@@ -358,14 +342,18 @@ def _check_answer(conn: Connection, row: Any, decider: Any, min_length: int) -> 
 
 
 def values(solution: Solution) -> dict[str, str]:
-    """Every stored fragment of a solution with its outcome (straight from the driver:
-    SQLAlchemy's per-row work would double the time on a large list)."""
-    stmt = select(positions.c.fragment, positions.c.outcome).where(
-        positions.c.solution_id == solution.id
-    )
+    """Every stored fragment of a solution with its outcome."""
     with solution.engine.connect() as conn:
-        rows = FastQuery(stmt, conn.dialect).run(conn.connection.driver_connection, {})
-    return dict(rows)
+        return _stored_values(conn, solution.id)
+
+
+def _stored_values(conn: Connection, solution_id: int) -> dict[str, str]:
+    """Straight from the driver: SQLAlchemy's per-row work would double the time on a
+    large list."""
+    stmt = select(positions.c.fragment, positions.c.outcome).where(
+        positions.c.solution_id == solution_id
+    )
+    return dict(FastQuery(stmt, conn.dialect).run(conn.connection.driver_connection, {}))
 
 
 def _pool_id(solution: Solution, pool: str) -> int:
@@ -377,8 +365,8 @@ def _pool_id(solution: Solution, pool: str) -> int:
 
 
 def _pool(solution: Solution, pool: str, min_length: int) -> list[str]:
-    """The game words of another stored dictionary, ingested the same way."""
-    _pool_id(solution, pool)
+    """The game words of another stored dictionary (its name checked by `_pool_id`),
+    ingested the same way."""
     mine = dictionaries.dictionary(solution.engine, solution.name).report.get("options") or {}
     theirs = dictionaries.dictionary(solution.engine, pool).report.get("options") or {}
     for option in NORMALISING:
