@@ -9,6 +9,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
+from ghostdb import Store
 from ghostdb.store import open_store
 from ghostdb.store.db import alembic_config, current_revision, make_engine, upgrade
 from ghostdb.store.schema import HEAD_REVISION, metadata
@@ -178,3 +179,61 @@ def test_a_new_sqlite_database_is_made_without_importing_alembic(tmp_path: Path)
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == [HEAD_REVISION, "False"]
+
+
+def lookups_through_revision_0006(store: Store, tmp: Path) -> int:
+    """Solve small lists of every word-game variant and the other games, read every
+    stored position, downgrade to revision 0006 (best moves as keys, outcomes as words)
+    and upgrade again: every position answers as before, and verifies clean.  Returns
+    how many positions were compared."""
+    from conftest import write_list
+    from sqlalchemy import select, text
+
+    from ghostdb.games.registry import parse_rules
+    from ghostdb.store.db import alembic_config, writing
+    from ghostdb.store.schema import positions
+
+    lists = {"acc": "acc ccaa cab abc bca", "tree": "tree trie tried tan green ghost"}
+    for name, words in lists.items():
+        store.ingest(write_list(tmp, words, name), replace=True)
+    solved = [
+        (name, parse_rules(key))
+        for name in lists
+        for key in ("ghost/3", "super/3/misere", "superduper/3", "insert/3", "anagram/3")
+    ] + [("chopsticks", parse_rules("chopsticks/5")), ("tictactoe", parse_rules("tictactoe"))]
+    for name, rules in solved:
+        store.solve(name, rules, force=True)
+
+    def answers() -> dict[tuple[str, str, str], object]:
+        found = {}
+        for name, rules in solved:
+            solution = store.solution(name, rules)
+            with store.engine.connect() as conn:
+                keys = conn.execute(
+                    select(positions.c.fragment).where(
+                        positions.c.solution_id == solution.refresh().id
+                    )
+                ).scalars()
+                for key in keys:
+                    found[(name, rules.key, key)] = solution.lookup(key)
+        return found
+
+    before = answers()
+    for revision in ("0006", "head"):
+        with writing(store.engine) as conn:
+            getattr(command, "downgrade" if revision == "0006" else "upgrade")(
+                alembic_config(conn), revision
+            )
+        if revision == "0006":
+            with store.engine.connect() as conn:
+                best = conn.execute(text("SELECT count(best_next) FROM positions")).scalar()
+            assert best  # the best moves were keys at 0006
+    store.lookups.close()
+    assert answers() == before
+    assert all(v.ok for v in store.verify())
+    return len(before)
+
+
+def test_revision_0007_keeps_every_answer_through_a_downgrade(tmp_path: Path) -> None:
+    with open_store(str(tmp_path / "r.db")) as store:
+        assert lookups_through_revision_0006(store, tmp_path) > 500

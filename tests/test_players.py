@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from ghostdb import NotForThisGame, Rules, Store, open_store
+from ghostdb.games.base import WIN
 from ghostdb.games.ghost.rules import Variant
 from ghostdb.store.schema import positions
 
@@ -62,7 +63,7 @@ def test_stored_safe_seats_match_brute_force(
             assert {s for s in range(players) if mask >> s & 1} == expected, fragment
             mover = len(fragment) % players
             if fragment not in base.game_words:
-                assert (outcome == "win") == (mover in expected), fragment
+                assert (outcome == WIN) == (mover in expected), fragment
         # A lookup lists each move's safe seats and the mover's safe moves.
         start = store.solution("small", rules).lookup()
         assert set(start.safe_seats) == safe("")

@@ -115,8 +115,8 @@ def test_verify_on_the_server(pg: Store) -> None:
     with pg.engine.begin() as conn:
         conn.execute(
             text(
-                "UPDATE positions SET outcome = CASE outcome WHEN 'win' THEN 'loss' ELSE 'win' "
-                "END WHERE solution_id = :sid AND fragment = 'g'"
+                "UPDATE positions SET outcome = CASE outcome WHEN 3 THEN 0 ELSE 3 END "
+                "WHERE solution_id = :sid AND fragment = 'g'"
             ),
             {"sid": ref.id},
         )
@@ -170,3 +170,10 @@ def test_lookups_read_the_same_plays_as_sqlite_whatever_the_letters(
             )
         ).all()
     assert collations == [("plans", "C"), ("positions", "C")]
+
+
+def test_revision_0007_keeps_every_answer_through_a_downgrade(pg: Store, tmp_path: Path) -> None:
+    """The compact rows' migration, down and up again on the server with rows in it."""
+    from test_migrations import lookups_through_revision_0006
+
+    assert lookups_through_revision_0006(pg, tmp_path) > 500

@@ -140,7 +140,7 @@ def inner(db: Path, sid: int, where: str = "1 = 1") -> tuple[str, int]:
     """A position with at least two moves: (fragment, level)."""
     fragment, level = one(
         db,
-        "SELECT p.fragment, p.level FROM positions p WHERE p.solution_id = ? AND p.best_next "
+        "SELECT p.fragment, p.level FROM positions p WHERE p.solution_id = ? AND p.best_play "
         f"IS NOT NULL AND p.reachable AND {where} AND (SELECT count(*) FROM positions c WHERE "
         "c.solution_id = p.solution_id AND c.level = p.level + 1 AND "
         "substr(c.fragment, 1, length(p.fragment)) = p.fragment) >= 2 ORDER BY p.level DESC, "
@@ -181,7 +181,7 @@ flip_outcome = one_value(
     "flip_outcome",
     "ghost/3",
     "outcome",
-    "outcome = CASE outcome WHEN 'win' THEN 'loss' ELSE 'win' END",
+    "outcome = CASE outcome WHEN 3 THEN 0 ELSE 3 END",
 )
 lengthen = one_value(
     "lengthen", "super/3", "game length", "game_length = game_length + 2", where="p.level >= 1"
@@ -201,22 +201,13 @@ safe_seats = one_value(
 
 
 def other_best_move(db: Path) -> tuple[str, str, str]:
+    """The best play of a position with two or more plays made another of them."""
     sid = solution_id(db, "ghost/3")
     fragment, level = inner(db, sid)
-    (other,) = one(
-        db,
-        "SELECT c.fragment FROM positions c, positions p WHERE p.solution_id = ? AND "
-        "p.level = ? AND p.fragment = ? AND c.solution_id = p.solution_id AND "
-        "c.level = p.level + 1 AND substr(c.fragment, 1, length(p.fragment)) = p.fragment "
-        "AND c.fragment <> p.best_next LIMIT 1",
-        sid,
-        level,
-        fragment,
-    )
     sql(
         db,
-        "UPDATE positions SET best_next = ? WHERE solution_id = ? AND level = ? AND fragment = ?",
-        other,
+        "UPDATE positions SET best_play = CASE best_play WHEN 0 THEN 1 ELSE 0 END "
+        "WHERE solution_id = ? AND level = ? AND fragment = ?",
         sid,
         level,
         fragment,
@@ -224,11 +215,44 @@ def other_best_move(db: Path) -> tuple[str, str, str]:
     return "ghost/3", "best move", fragment
 
 
+def no_such_play(db: Path) -> tuple[str, str, str]:
+    """A best play numbered past the position's plays."""
+    sid = solution_id(db, "super/3")
+    fragment, level = inner(db, sid, where="p.level >= 1")
+    sql(
+        db,
+        "UPDATE positions SET best_play = 99 WHERE solution_id = ? AND level = ? AND fragment = ?",
+        sid,
+        level,
+        fragment,
+    )
+    return "super/3", "best move", fragment
+
+
+def final_with_a_play(db: Path) -> tuple[str, str, str]:
+    """A best play stored at a final position, which has none."""
+    sid = solution_id(db, "ghost/3")
+    (fragment, level) = one(
+        db,
+        "SELECT fragment, level FROM positions WHERE solution_id = ? AND game_length = 0 "
+        "ORDER BY level DESC, fragment LIMIT 1",
+        sid,
+    )
+    sql(
+        db,
+        "UPDATE positions SET best_play = 0 WHERE solution_id = ? AND level = ? AND fragment = ?",
+        sid,
+        level,
+        fragment,
+    )
+    return "ghost/3", "best move", str(fragment)
+
+
 def delete_position(db: Path) -> tuple[str, str, str]:
     sid = solution_id(db, "ghost/3")
     fragment, level = one(
         db,
-        "SELECT fragment, level FROM positions WHERE solution_id = ? AND best_next IS NULL "
+        "SELECT fragment, level FROM positions WHERE solution_id = ? AND best_play IS NULL "
         "ORDER BY level, fragment LIMIT 1",
         sid,
     )
@@ -247,7 +271,7 @@ def stray_position(db: Path) -> tuple[str, str, str]:
     sql(
         db,
         "INSERT INTO positions (solution_id, level, fragment, reachable, outcome, game_length, "
-        "winning_moves, drawing_moves) VALUES (?, 3, 'cqz', 1, 'win', 1, 1, 0)",
+        "winning_moves, drawing_moves) VALUES (?, 3, 'cqz', 1, 3, 1, 1, 0)",
         sid,
     )
     return "ghost/3", "extra position", "cqz"
@@ -275,14 +299,13 @@ def chopsticks_draw(db: Path) -> tuple[str, str, str]:
     sid = solution_id(db, "chopsticks/5", "chopsticks")
     (fragment,) = one(
         db,
-        "SELECT fragment FROM positions WHERE solution_id = ? AND outcome = 'draw' "
+        "SELECT fragment FROM positions WHERE solution_id = ? AND outcome = 1 "
         "ORDER BY fragment LIMIT 1",
         sid,
     )
     sql(
         db,
-        "UPDATE positions SET outcome = 'win', game_length = 3 WHERE solution_id = ? "
-        "AND fragment = ?",
+        "UPDATE positions SET outcome = 3, game_length = 3 WHERE solution_id = ? AND fragment = ?",
         sid,
         fragment,
     )
@@ -293,6 +316,8 @@ TAMPERING: list[Callable[[Path], tuple[str, str, str]]] = [
     flip_outcome,
     lengthen,
     other_best_move,
+    no_such_play,
+    final_with_a_play,
     count_wins,
     delete_position,
     stray_position,

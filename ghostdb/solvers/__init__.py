@@ -97,6 +97,28 @@ def reduce_moves(
     drawing[parents] = np.add.reduceat((mine == DRAW).astype(np.int32), starts)
 
 
+def play_numbers(graph: PositionGraph) -> np.ndarray:
+    """Each edge's place among its parent's plays in move order, 0 the first, as a lookup
+    lists them (a move back to the same position is no play: -1).  How a stored position
+    names its best move (``positions.best_play``)."""
+    parent, child = graph.edge_parent, graph.edge_child
+    starts = group_starts(parent)
+    play = child != parent
+    before = np.cumsum(play, dtype=np.int64) - play  # plays before each edge, overall
+    first = np.repeat(before[starts], np.diff(np.r_[starts, len(parent)]))
+    return np.where(play, before - first, -1).astype(np.int32)
+
+
+def best_plays(graph: PositionGraph, best: np.ndarray) -> np.ndarray:
+    """The play number of each node's best move, from its child node (``Values.best``);
+    -1 where there is none."""
+    out = np.full(graph.size, -1, dtype=np.int32)
+    parent = graph.edge_parent
+    chosen = graph.edge_child == best[parent]  # one edge per distinct child
+    out[parent[chosen]] = play_numbers(graph)[chosen]
+    return out
+
+
 def empty_values(graph: PositionGraph) -> Values:
     """Final positions decided by the rules; everything else still to solve."""
     n = graph.size
@@ -149,7 +171,9 @@ __all__ = [
     "TIE",
     "WIN",
     "Values",
+    "best_plays",
     "distinct",
+    "play_numbers",
     "reachable",
     "solve",
 ]

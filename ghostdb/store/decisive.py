@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import insert, select
 
 from ghostdb.errors import BadMove, NotWorkedOut
+from ghostdb.games.base import VALUE_NAMES
 from ghostdb.store import dictionaries
 from ghostdb.store.db import serialise, writing
 from ghostdb.store.queries import FastQuery, now
@@ -353,7 +354,8 @@ def _stored_values(conn: Connection, solution_id: int) -> dict[str, str]:
     stmt = select(positions.c.fragment, positions.c.outcome).where(
         positions.c.solution_id == solution_id
     )
-    return dict(FastQuery(stmt, conn.dialect).run(conn.connection.driver_connection, {}))
+    rows = FastQuery(stmt, conn.dialect).run(conn.connection.driver_connection, {})
+    return {fragment: VALUE_NAMES[code] for fragment, code in rows}
 
 
 def _pool_id(solution: Solution, pool: str) -> int:

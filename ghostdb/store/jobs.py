@@ -25,10 +25,10 @@ import numpy as np
 from sqlalchemy.engine import Engine
 
 from ghostdb.errors import Interrupted, NotSolved, SolveFailed, UnknownDictionary
-from ghostdb.games.base import VALUE_NAMES, Game, PositionGraph, RuleSet
+from ghostdb.games.base import Game, PositionGraph, RuleSet
 from ghostdb.games.registry import check_rules, game_of, parse_rules, played_as
 from ghostdb.reports import SolutionInfo
-from ghostdb.solvers import SOLVER_VERSION, Values, safety, solve
+from ghostdb.solvers import SOLVER_VERSION, Values, best_plays, safety, solve
 from ghostdb.solvers import plans as plan_solver
 from ghostdb.store import memory
 from ghostdb.store import queries as q
@@ -466,18 +466,13 @@ def _tables(
     whole-array ``tolist`` calls and shared string objects (the solution's id, not known
     yet, is added by `_chunks`)."""
     keys = graph.keys
-    names = np.array(VALUE_NAMES, dtype=object)
-    lengths: Any = v.length.tolist()
-    if (v.length < 0).any():  # draws have no length
-        lengths = np.where(v.length < 0, None, v.length.astype(object)).tolist()
-    best = np.array([*keys, None], dtype=object)[v.best].tolist()  # -1 picks the None
     position_columns = {
         "level": graph.level.tolist(),
         "fragment": keys,
         "reachable": v.reachable.tolist(),
-        "outcome": names[v.value].tolist(),
-        "game_length": lengths,
-        "best_next": best,
+        "outcome": v.value.tolist(),
+        "game_length": _nullable(v.length),
+        "best_play": _nullable(best_plays(graph, v.best)),
         "winning_moves": v.winning_moves.tolist(),
         "drawing_moves": v.drawing_moves.tolist() if v.drawing_moves.any() else None,
         "safe_seats": None if safe is None else safe.tolist(),
@@ -504,6 +499,13 @@ def _tables(
     ]
     tables.append((plans, PLAN_COLUMNS, plan_columns, len(reach)))
     return tables
+
+
+def _nullable(column: np.ndarray) -> list[int | None]:
+    """A column's values, None where negative (no length, no best move)."""
+    if not (column < 0).any():
+        return column.tolist()
+    return np.where(column < 0, None, column.astype(object)).tolist()
 
 
 def _chunks(

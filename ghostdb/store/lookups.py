@@ -25,7 +25,7 @@ from sqlalchemy.sql import Select
 
 from ghostdb.errors import DeadFragment, NotSolved
 from ghostdb.games import registry as g
-from ghostdb.games.base import Game, RuleSet
+from ghostdb.games.base import VALUE_NAMES, Game, RuleSet
 from ghostdb.games.registry import played_as
 from ghostdb.store import queries as q
 from ghostdb.store.dictionaries import dictionary_row
@@ -40,7 +40,7 @@ POSITION_FIELDS = (
     "reachable",
     "outcome",
     "game_length",
-    "best_next",
+    "best_play",
     "winning_moves",
     "drawing_moves",
     "safe_seats",
@@ -290,22 +290,20 @@ def _position(
     head = by_key[key]
     is_final = head[3] == 0
     plays: list[Play] = []
-    notation = {}
     if not is_final:  # the game is over here: continuations are no plays
         for move, child in candidates:
             r = by_key.get(child)
             if r is not None and child != key:
-                notation[child] = move
-                plays.append(Play(move, child, Outcome(r[2]), r[3], r[3] == 0, _seats(r[7]), r[8]))
-    best_next = head[4]
+                outcome = _OUTCOMES[r[2]]
+                plays.append(Play(move, child, outcome, r[3], r[3] == 0, _seats(r[7]), r[8]))
     return Position(
         name=name,
         game=game.name,
         rules=game.key,
         fragment=key,
-        outcome=Outcome(head[2]),
+        outcome=_OUTCOMES[head[2]],
         game_length=head[3],
-        best_move=None if best_next is None else notation.get(best_next),
+        best_move=_best_move(head[4], plays),
         winning_moves=head[5],
         drawing_moves=head[6],
         is_final=is_final,
@@ -319,7 +317,18 @@ def _position(
 
 
 _HIGHEST = "\U0010ffff"
-_OUTCOMES = {o.value: o for o in Outcome}
+_OUTCOMES = tuple(Outcome(name) for name in VALUE_NAMES)
+"""The Outcome of each stored value code (``positions.outcome``)."""
+
+
+def _best_move(best_play: int | None, plays: Sequence[Play]) -> str | None:
+    """The move of the play numbered ``best_play`` (None at a final position, or for a
+    number that no play has)."""
+    if best_play is None or not 0 <= best_play < len(plays):
+        return None
+    return plays[best_play].move
+
+
 # A NamedTuple made from a tuple of its fields in order: no argument parsing.
 _new = tuple.__new__
 
@@ -353,7 +362,6 @@ def _extended_position(name: str, game: Game, key: str, rows: Sequence[Any]) -> 
                 for r in rows[1:]
             ]
         )
-    best_next = head[4]
     return _new(
         Position,
         (
@@ -363,7 +371,7 @@ def _extended_position(name: str, game: Game, key: str, rows: Sequence[Any]) -> 
             key,
             _OUTCOMES[head[2]],
             length,
-            None if best_next is None else best_next[-1],
+            _best_move(head[4], plays),
             head[5],
             head[6],
             is_final,

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Connection, Row
 
 from ghostdb.errors import BadMove, NotSolved
 from ghostdb.games import registry as g
+from ghostdb.games.base import VALUE_NAMES
 from ghostdb.store import queries as q
 from ghostdb.store.lookups import checked_rules, solution_row, subject
 from ghostdb.store.schema import positions, words
@@ -100,7 +101,10 @@ def compare(
         common_fragments=common,
         different_outcomes=different,
         different_reachable=different_reachable,
-        examples=tuple(Disagreement(r[0], (Outcome(r[1]), Outcome(r[2]))) for r in shown),
+        examples=tuple(
+            Disagreement(r[0], (Outcome(VALUE_NAMES[r[1]]), Outcome(VALUE_NAMES[r[2]])))
+            for r in shown
+        ),
         only_a=only["a"][0],
         only_a_examples=only["a"][1],
         only_b=only["b"][0],
@@ -223,7 +227,7 @@ def outcome_counts(conn: Connection, solution_id: int) -> dict[str, int]:
         .where(positions.c.solution_id == solution_id, positions.c.reachable.is_(True))
         .group_by(positions.c.outcome)
     )
-    return {outcome: int(n) for outcome, n in conn.execute(stmt).all()}
+    return {VALUE_NAMES[code]: int(n) for code, n in conn.execute(stmt).all()}
 
 
 def _both(a_id: int, b_id: int) -> tuple[Any, Any, Any]:

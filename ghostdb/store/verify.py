@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Integer, bindparam, case, literal, literal_column, select, text
+from sqlalchemy import Integer, bindparam, literal, select, text
 from sqlalchemy.engine import Connection, Engine
 
 from ghostdb.games.base import (
@@ -45,7 +45,7 @@ from ghostdb.games.base import (
     RuleSet,
 )
 from ghostdb.games.registry import game_of, parse_rules
-from ghostdb.solvers import SOLVER_VERSION, group_starts
+from ghostdb.solvers import SOLVER_VERSION, group_starts, play_numbers
 from ghostdb.store import queries as q
 from ghostdb.store.lookups import POSITION_FIELDS, checked_rules, solution_row, subject
 from ghostdb.store.schema import plans, positions
@@ -76,6 +76,7 @@ KINDS = (
 _CODE = {name: code for code, name in enumerate(VALUE_NAMES)}
 _FLIP = np.array([*FLIP, -1], dtype=np.int8)  # index -1 (an unreadable value) stays -1
 _NONE = -1  # a NULL length or seat mask
+_NO_PLAY = -2  # a stored best play number that no play of the position has
 _BIG = 1 << 40
 
 
@@ -250,7 +251,7 @@ class _Stored:
     present: np.ndarray  # bool
     value: np.ndarray  # int8 value code; -1 if missing or unreadable
     length: np.ndarray  # int64; _NONE for NULL
-    best: np.ndarray  # object: the key of the position after the best move, or None
+    best: np.ndarray  # int64: the node the stored best play leads to (see `_played`)
     winning: np.ndarray
     drawing: np.ndarray
     reachable: np.ndarray  # bool
@@ -263,7 +264,7 @@ class _Stored:
             packed = cls._packed(conn, solution_id, graph, v)
             if packed is not None:
                 return packed
-        rows = stored_positions(conn, solution_id, VALUE_NAMES)
+        rows = stored_positions(conn, solution_id)
         v.positions = len(rows)
         n = graph.size
         cols = list(zip(*rows, strict=True)) if rows else [()] * len(STORED_POSITION_FIELDS)
@@ -297,9 +298,9 @@ class _Stored:
 
         return cls(
             present=present,
-            value=column(outcome, -1).astype(np.int8),
+            value=_codes(column(outcome, -1)),
             length=column(length, _NONE),
-            best=column(best, None, object),
+            best=_played(graph, column(best, _NONE)),
             winning=column(winning, 0),
             drawing=column(drawing, 0),
             reachable=column(reachable, 0).astype(bool),
@@ -313,7 +314,7 @@ class _Stored:
     ) -> _Stored | None:
         """The rows read packed (see `packed_positions`) when they are exactly the
         graph's positions in its order and carry no labels; else None."""
-        row = packed_positions(conn, solution_id, VALUE_NAMES)
+        row = packed_positions(conn, solution_id)
         if row is None or row[0] != "\n".join(graph.keys) or row[-2]:
             return None
 
@@ -326,13 +327,11 @@ class _Stored:
         if not np.array_equal(numbers(row[1]), graph.level):
             return None
         v.positions = int(row[-1])
-        best = np.array(row[5].split("\n"), dtype=object)
-        best[best == ""] = None
         return cls(
             present=np.ones(graph.size, dtype=bool),
-            value=numbers(row[3]).astype(np.int8),
+            value=_codes(numbers(row[3])),
             length=numbers(row[4]),
-            best=best,
+            best=_played(graph, numbers(row[5])),
             winning=numbers(row[6]),
             drawing=numbers(row[7]),
             reachable=numbers(row[2]).astype(bool),
@@ -476,10 +475,10 @@ def _check_values(v: Verdict, graph: PositionGraph, s: _Stored) -> None:
         graph,
         check,
         s.best,
-        _key_array(graph)[best],
+        best,
         lambda i, a, b: (
-            f"{_show(graph.keys[i])}: stored best move to {_key(a)}, "
-            f"the first move keeping its value and length goes to {_key(b)}"
+            f"{_show(graph.keys[i])}: stored best move to {_node(graph, a)}, "
+            f"the first move keeping its value and length goes to {_node(graph, b)}"
         ),
     )
     for kind, stored, expected in (
@@ -580,10 +579,10 @@ def _check_seats(v: Verdict, graph: PositionGraph, s: _Stored, players: int, mis
         graph,
         checkable,
         s.best,
-        _key_array(graph)[best],
+        best,
         lambda i, a, b: (
-            f"{_show(graph.keys[i])}: stored best move to {_key(a)}, "
-            f"the first move keeping the mover safe goes to {_key(b)}"
+            f"{_show(graph.keys[i])}: stored best move to {_node(graph, a)}, "
+            f"the first move keeping the mover safe goes to {_node(graph, b)}"
         ),
     )
     _compare(
@@ -756,6 +755,29 @@ def _key(key: str | None) -> str:
     return "nothing" if key is None else _show(key)
 
 
+def _codes(stored: np.ndarray) -> np.ndarray:
+    """Stored outcome codes as value codes; -1 for one that is none (unreadable)."""
+    known = (stored >= 0) & (stored < len(VALUE_NAMES))
+    return np.where(known, stored, -1).astype(np.int8)
+
+
+def _played(graph: PositionGraph, numbers: np.ndarray) -> np.ndarray:
+    """The node each position's stored best play number leads to: -1 where none is stored
+    (NULL), `_NO_PLAY` where the position has no play of that number."""
+    out = np.where(numbers == _NONE, -1, _NO_PLAY).astype(np.int64)
+    parent = graph.edge_parent
+    wanted = numbers[parent]
+    hit = (play_numbers(graph) == wanted) & (wanted >= 0)
+    out[parent[hit]] = graph.edge_child[hit]
+    return out
+
+
+def _node(graph: PositionGraph, node: int) -> str:
+    if node == _NO_PLAY:
+        return "a play it does not have"
+    return _key(None if node < 0 else graph.keys[node])
+
+
 def _length(length: int) -> str:
     return "none" if length == _NONE else str(length)
 
@@ -788,19 +810,9 @@ def _stream(conn: Connection, table: Any, fields: Sequence[Any], solution_id: in
     return query.run(conn.connection.driver_connection, {"solution_id": solution_id})
 
 
-def stored_positions(conn: Connection, solution_id: int, value_names: Sequence[str]) -> list[Any]:
-    """Every position row of a solution, as tuples of `STORED_POSITION_FIELDS`, with the
-    outcome as its index in ``value_names`` (-1 if none): a small integer costs less to
-    read than a string."""
-    code = case(
-        *(
-            (positions.c.outcome == literal_column(f"'{name}'"), i)
-            for i, name in enumerate(value_names)
-        ),
-        else_=-1,
-    )
-    fields = [code if f == "outcome" else f for f in STORED_POSITION_FIELDS]
-    return _stream(conn, positions, fields, solution_id)
+def stored_positions(conn: Connection, solution_id: int) -> list[Any]:
+    """Every position row of a solution, as tuples of `STORED_POSITION_FIELDS`."""
+    return _stream(conn, positions, STORED_POSITION_FIELDS, solution_id)
 
 
 def stored_plans(conn: Connection, solution_id: int) -> list[Any]:
@@ -808,21 +820,19 @@ def stored_plans(conn: Connection, solution_id: int) -> list[Any]:
     return _stream(conn, plans, STORED_PLAN_FIELDS, solution_id)
 
 
-def packed_positions(conn: Connection, solution_id: int, value_names: Sequence[str]) -> Any:
+def packed_positions(conn: Connection, solution_id: int) -> Any:
     """SQLite only: every position row of a solution packed into one text per column
-    (fragments and best moves joined by newlines, numbers by commas, NULL as -1 or
-    empty), in key order, with the count of labels and of rows; None without rows.
+    (fragments joined by newlines, numbers by commas, NULL as -1), in key order, with
+    the count of labels and of rows; None without rows.
 
     Aggregated in SQL because making a Python object of every value of millions of rows
     costs more than the reading.  The caller checks the order: the packed fragments must
     equal the keys it expects, joined the same way."""
-    code = " ".join(f"WHEN '{name}' THEN {i}" for i, name in enumerate(value_names))
     sql = (
         "SELECT group_concat(fragment, char(10)), group_concat(level), "
-        "group_concat(reachable), "
-        f"group_concat(CASE outcome {code} ELSE -1 END), "
+        "group_concat(reachable), group_concat(outcome), "
         "group_concat(coalesce(game_length, -1)), "
-        "group_concat(coalesce(best_next, ''), char(10)), "
+        "group_concat(coalesce(best_play, -1)), "
         "group_concat(winning_moves), group_concat(drawing_moves), "
         "group_concat(coalesce(safe_seats, -1)), count(label), count(*) "
         "FROM (SELECT * FROM positions WHERE solution_id = :solution_id "
