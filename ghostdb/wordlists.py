@@ -29,7 +29,7 @@ import re
 import stat
 import unicodedata
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import compress, islice
@@ -100,14 +100,14 @@ class WordList:
 
     @property
     def sha256(self) -> str:
-        return self._content[0]
+        return self._sha256_and_alphabet[0]
 
     @property
     def alphabet(self) -> str:
-        return self._content[1]
+        return self._sha256_and_alphabet[1]
 
     @cached_property
-    def _content(self) -> tuple[str, str]:
+    def _sha256_and_alphabet(self) -> tuple[str, str]:
         return content_sha256_and_letters(self.words)
 
 
@@ -180,13 +180,23 @@ def describe_options(options: dict[str, Any] | None) -> str:
 
 def content_sha256(sorted_words: Iterable[str]) -> str:
     """SHA-256 of the sorted words, each followed by a newline, in UTF-8."""
-    return content_sha256_and_letters(sorted_words)[0]
+    sha = hashlib.sha256()
+    for data in _content(sorted_words):
+        sha.update(data)
+    return sha.hexdigest()
 
 
 _HASH_CHUNK = 1 << 16
-"""Words hashed at a time: a few hundred kB, not one string of the whole list."""
+"""Words encoded at a time: a few hundred kB, not one string of the whole list."""
 _A_TO_Z = "abcdefghijklmnopqrstuvwxyz"
 _A_TO_Z_AND_NEWLINE = (_A_TO_Z + "\n").encode()
+
+
+def _content(sorted_words: Iterable[str]) -> Iterator[bytes]:
+    """What `content_sha256` hashes, in chunks."""
+    words = sorted_words if isinstance(sorted_words, list | tuple) else list(sorted_words)
+    for start in range(0, len(words), _HASH_CHUNK):
+        yield ("\n".join(words[start : start + _HASH_CHUNK]) + "\n").encode("utf-8")
 
 
 def content_sha256_and_letters(sorted_words: Iterable[str]) -> tuple[str, str]:
@@ -196,12 +206,10 @@ def content_sha256_and_letters(sorted_words: Iterable[str]) -> tuple[str, str]:
     (a fast byte search, found early when used), every other character by deleting a-z
     and the newlines and decoding what is left (nothing in an English list, the accented
     letters in others) — not a set of the list's 40 million characters."""
-    words = sorted_words if isinstance(sorted_words, list | tuple) else list(sorted_words)
     sha = hashlib.sha256()
     letters: set[str] = set()
     unseen = set(_A_TO_Z)
-    for start in range(0, len(words), _HASH_CHUNK):
-        data = ("\n".join(words[start : start + _HASH_CHUNK]) + "\n").encode("utf-8")
+    for data in _content(sorted_words):
         sha.update(data)
         letters.update(data.translate(None, _A_TO_Z_AND_NEWLINE).decode("utf-8"))
         seen = {c for c in unseen if c.encode() in data}
