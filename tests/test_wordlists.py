@@ -484,3 +484,12 @@ def test_hash_and_alphabet_over_many_chunks(monkeypatch: pytest.MonkeyPatch) -> 
     assert sha == hashlib.sha256(("\n".join(words) + "\n").encode()).hexdigest()
     assert alphabet == "".join(sorted(set("".join(words))))
     assert wordlists.content_sha256([]) == hashlib.sha256(b"").hexdigest()
+
+
+def test_a_byte_order_mark_is_no_letter(tmp_path: Path) -> None:
+    """A UTF-8 BOM is dropped whether the whole file decodes as UTF-8 or a line falls
+    back to Latin-1."""
+    assert load_text(tmp_path, "\ufeffcafé\ndog\n".encode()).words == ("café", "dog")
+    mixed = load_text(tmp_path, "\ufeffcafé\n".encode() + b"na\xefve\n")
+    assert mixed.words == ("café", "naïve")
+    assert mixed.report.encoding == "utf-8, some lines latin-1"
