@@ -28,9 +28,12 @@ import os
 import re
 import stat
 import unicodedata
-from collections.abc import Iterable, Sequence
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import compress, islice
+from operator import eq, not_
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -95,13 +98,17 @@ class WordList:
     source: str
     report: IngestReport
 
-    @cached_property
+    @property
     def sha256(self) -> str:
-        return content_sha256(self.words)
+        return self._sha256_and_alphabet[0]
 
     @property
     def alphabet(self) -> str:
-        return "".join(sorted(set("".join(self.words))))
+        return self._sha256_and_alphabet[1]
+
+    @cached_property
+    def _sha256_and_alphabet(self) -> tuple[str, str]:
+        return content_sha256_and_letters(self.words)
 
 
 @dataclass(frozen=True)
@@ -173,10 +180,42 @@ def describe_options(options: dict[str, Any] | None) -> str:
 
 def content_sha256(sorted_words: Iterable[str]) -> str:
     """SHA-256 of the sorted words, each followed by a newline, in UTF-8."""
+    sha = hashlib.sha256()
+    for data in _content(sorted_words):
+        sha.update(data)
+    return sha.hexdigest()
+
+
+_HASH_CHUNK = 1 << 16
+"""Words encoded at a time: a few hundred kB, not one string of the whole list."""
+_A_TO_Z = "abcdefghijklmnopqrstuvwxyz"
+_A_TO_Z_AND_NEWLINE = (_A_TO_Z + "\n").encode()
+
+
+def _content(sorted_words: Iterable[str]) -> Iterator[bytes]:
+    """What `content_sha256` hashes, in chunks."""
     words = sorted_words if isinstance(sorted_words, list | tuple) else list(sorted_words)
-    if not words:
-        return hashlib.sha256(b"").hexdigest()
-    return hashlib.sha256(("\n".join(words) + "\n").encode("utf-8")).hexdigest()
+    for start in range(0, len(words), _HASH_CHUNK):
+        yield ("\n".join(words[start : start + _HASH_CHUNK]) + "\n").encode("utf-8")
+
+
+def content_sha256_and_letters(sorted_words: Iterable[str]) -> tuple[str, str]:
+    """`content_sha256` of the words, and the letters they use, sorted (the alphabet).
+
+    One pass over the UTF-8 bytes that are hashed: a letter a-z is looked for in them
+    (a fast byte search, found early when used), every other character by deleting a-z
+    and the newlines and decoding what is left (nothing in an English list, the accented
+    letters in others) — not a set of the list's 40 million characters."""
+    sha = hashlib.sha256()
+    letters: set[str] = set()
+    unseen = set(_A_TO_Z)
+    for data in _content(sorted_words):
+        sha.update(data)
+        letters.update(data.translate(None, _A_TO_Z_AND_NEWLINE).decode("utf-8"))
+        seen = {c for c in unseen if c.encode() in data}
+        letters |= seen
+        unseen -= seen
+    return sha.hexdigest(), "".join(sorted(letters))
 
 
 def read_bytes(path: str | Path) -> bytearray:
@@ -241,13 +280,13 @@ def decode(data: bytes | bytearray, name: str) -> tuple[str, str, list[str]]:
     A line that is valid UTF-8 stays UTF-8; only a line that is not is read as Latin-1,
     so one stray byte does not mangle every accented word of the list.
     """
+    try:
+        return _without_bom(data.decode("utf-8")), "utf-8", []
+    except UnicodeDecodeError:
+        pass
     # surrogateescape keeps each undecodable byte as a lone surrogate, which valid UTF-8
     # never yields: the bad lines are found by them and re-read from their bytes.
-    text = data.decode("utf-8", "surrogateescape")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if not _ESCAPED_BYTES.search(text):
-        return text, "utf-8", []
+    text = _without_bom(data.decode("utf-8", "surrogateescape"))
     pieces: list[str] = []
     bad_lines = 0
     utf8_beyond_ascii = False
@@ -276,6 +315,10 @@ def decode(data: bytes | bytearray, name: str) -> tuple[str, str, list[str]]:
         encoding = "latin-1"
         warning = f"{name} is not valid UTF-8: read its {bad_lines:,} non-ASCII lines as Latin-1"
     return "".join(pieces), encoding, [warning]
+
+
+def _without_bom(text: str) -> str:
+    return text[1:] if text.startswith("\ufeff") else text
 
 
 def _line_bounds(text: str, position: int) -> tuple[int, int]:
@@ -323,19 +366,9 @@ def _letters_or_marks(word: str) -> bool:
     )
 
 
-_PLAIN = re.compile(r"[a-z\n]*")
-
-
-def _plain(words: list[str]) -> bool:
-    """Whether every word is lower-case ASCII letters, none too long, none twice: then
-    normalising changes nothing, and whole-list checks at C speed replace the word loop."""
-    return (
-        bool(words)
-        and _PLAIN.fullmatch("\n".join(words)) is not None
-        and max(map(len, words)) <= MAX_WORD_LETTERS
-        and len(set(words)) == len(words)
-        and "" not in words
-    )
+_PLAIN = re.compile(r"[a-z\s]*")
+"""Lower-case ASCII letters: words that normalising leaves as they are, even with
+``fold_accents``."""
 
 
 def _short(word: str) -> str:
@@ -354,18 +387,24 @@ class _Sorter:
         self.options = options
         self.left_out: dict[str, list[str]] = {}
         self.folded: dict[str, str] = {}  # each distinct word that lost its accents, and the result
-        self.accepted: set[str] = set()
-        self.order: list[str] = []  # the accepted words as met: mostly sorted, fast to sort
+        self.taken: list[str] = []  # accepted in whole-list passes (`_take_normal_form`): sorted
+        self.accepted: set[str] = set()  # accepted one by one (none of them taken)
+        self.order: list[str] = []  # those as met: mostly sorted, fast to sort
         self.capitalised: list[str] = []
         self.notes: list[str] = []
         self.total = 0
         self.title_case = self.title_case_letters = 0
         self.lower_case = self.lower_case_letters = 0
         self.not_all_upper = False  # a cased word that is not all upper case: the list is mixed
-        self.in_order: list[str] | None = None  # sorted, when all are accepted as they are
 
     def leave_out(self, kind: str, word: str) -> None:
         self.left_out.setdefault(kind, []).append(word)
+
+    def is_accepted(self, word: str) -> bool:
+        if word in self.accepted:
+            return True
+        i = bisect_left(self.taken, word)
+        return i < len(self.taken) and self.taken[i] == word
 
     def accept(self, word: str) -> None:
         if self.options.fold_accents:
@@ -375,23 +414,28 @@ class _Sorter:
                 word = plain
         if not word.isalpha():
             self.leave_out(LEFT_OUT_NON_LETTERS, word)
-        elif word in self.accepted:
+        elif self.is_accepted(word):
             self.leave_out(LEFT_OUT_DUPLICATES, word)
         else:
             self.accepted.add(word)
             self.order.append(word)
 
-    def take(self, raw_words: list[str]) -> None:
-        """Sort every raw word: accepted, left out, or capitalised (decided later)."""
-        if _plain(raw_words):  # most English lists: every word is already as it will be stored
-            self.total = self.lower_case = len(raw_words)
-            self.lower_case_letters = sum(map(len, raw_words))
-            self.not_all_upper = True
-            self.accepted.update(raw_words)
-            self.in_order = sorted(raw_words)  # one pass over a sorted file, unlike the set
-            return
-        if not self.options.fold_accents and unicodedata.is_normalized("NFC", "\n".join(raw_words)):
-            raw_words = self._take_lower_case(raw_words)
+    def take(self, raw_words: list[str], text: str | None = None) -> None:
+        """Sort every raw word: accepted, left out, or capitalised (decided later).
+
+        ``text``: what the words were split from by `str.split`, if known; else they are
+        joined for the whole-list checks.  Lower-case ASCII letters (most English lists)
+        are as they will be stored even with ``fold_accents``; otherwise a text in NFC
+        is NFC word by word (white space neither decomposes in NFC nor composes with a
+        neighbour), so no word of the loop can turn into one taken in whole-list passes.
+        """
+        if text is None:
+            text = "\n".join(raw_words)
+        if _PLAIN.fullmatch(text) or (
+            not self.options.fold_accents and unicodedata.is_normalized("NFC", text)
+        ):
+            raw_words = self._take_normal_form(raw_words)
+        del text
         for raw in raw_words:
             self.total += 1
             word = raw if raw.isascii() else unicodedata.normalize("NFC", raw)
@@ -414,23 +458,31 @@ class _Sorter:
                     self.lower_case_letters += len(word)
                 self.accept(word)
 
-    def _take_lower_case(self, raw_words: list[str]) -> list[str]:
+    def _take_normal_form(self, raw_words: list[str]) -> list[str]:
         """Accept the words already as they will be stored — lower-case letters, in NFC
-        (checked for the whole list at once), not too long — in a few whole-list passes,
-        exactly as the word loop would; return the others for it.  Most of a big list of
-        an inflected language (Polish: 4 of its 4.3 million words) is such."""
-        plain = [w for w in raw_words if w.islower() and w.isalpha()]
-        plain = [w for w in plain if len(w) <= MAX_WORD_LETTERS] if plain else plain
-        taken = set(plain)
-        if not plain or len(taken) != len(plain):
+        (`take` checks the whole list at once), not too long — in a few whole-list passes
+        at C speed, exactly as the word loop would; return the others for it, in order.
+        Most of a big list of an inflected language (Polish: 4 of its 4.3 million words)
+        is such.  Duplicates are found by sorting, which the words need anyway (a set of
+        millions of words costs more)."""
+        normal = [w.islower() and w.isalpha() for w in raw_words]
+        taken = list(compress(raw_words, normal))
+        if taken and max(map(len, taken)) > MAX_WORD_LETTERS:
+            normal = [
+                n and len(w) <= MAX_WORD_LETTERS for n, w in zip(normal, raw_words, strict=True)
+            ]
+            taken = list(compress(raw_words, normal))
+        taken.sort()
+        if not taken or any(map(eq, taken, islice(taken, 1, None))):
             return raw_words  # a word twice: the loop reports it where it meets it
-        self.total += len(plain)
-        self.lower_case += len(plain)
-        self.lower_case_letters += sum(map(len, plain))
+        self.total += len(taken)
+        self.lower_case += len(taken)
+        self.lower_case_letters += sum(map(len, taken))
         self.not_all_upper = True
-        self.accepted.update(plain)
-        self.order += plain
-        return [w for w in raw_words if w not in taken]
+        self.taken = taken
+        if len(taken) == len(raw_words):
+            return []
+        return list(compress(raw_words, map(not_, normal)))
 
     def settle_capitalised(self) -> None:
         """Keep the capitalised words in lower case (asked, or an all-capitals list), or
@@ -468,7 +520,8 @@ class _Sorter:
 
     def word_list(self, source: str, encoding: str, warnings: Iterable[str]) -> WordList:
         """The accepted words, sorted, with the report; WordListError if none is left."""
-        if not self.accepted:
+        accepted = len(self.taken) + len(self.accepted)
+        if not accepted:
             kinds = ", ".join(f"{len(v):,} {k}" for k, v in self.left_out.items())
             hint = (
                 " (add --keep-capitalised to keep capitalised words)"
@@ -480,7 +533,7 @@ class _Sorter:
         if self.folded:
             examples[FOLDED_ACCENTS] = [f"{k}→{v}" for k, v in sample(list(self.folded.items()))]
         report = IngestReport(
-            accepted=len(self.accepted),
+            accepted=accepted,
             left_out={k: len(v) for k, v in self.left_out.items()},
             examples=examples,
             encoding=encoding,
@@ -489,10 +542,9 @@ class _Sorter:
             notes=tuple(self.notes),
             options=self.options.as_dict(),
         )
-        in_order = self.in_order
-        if in_order is None or len(in_order) != len(self.accepted):
-            in_order = sorted(self.order)  # met in file order: sorted runs, fast to merge
-        return WordList(words=tuple(in_order), source=source, report=report)
+        # Met in file order: sorted runs, fast to merge (the taken words are one).
+        words = sorted(self.taken + self.order) if self.order else self.taken
+        return WordList(words=tuple(words), source=source, report=report)
 
 
 def normalise(
@@ -504,10 +556,14 @@ def normalise(
     language: str = "",
     encoding: str = "utf-8",
     warnings: Iterable[str] = (),
+    text: str | None = None,
 ) -> WordList:
-    """Normalise raw words (see the module docstring).  Raise WordListError if none is left."""
+    """Normalise raw words (see the module docstring).  Raise WordListError if none is left.
+
+    ``text``: the text that ``raw_words`` is ``text.split()`` of, if there is one (it is
+    checked whole, instead of the words joined)."""
     sorter = _Sorter(IngestOptions(keep_capitalised, fold_accents, language))
-    sorter.take(raw_words if isinstance(raw_words, list) else list(raw_words))
+    sorter.take(raw_words if isinstance(raw_words, list) else list(raw_words), text)
     if not sorter.total:
         raise WordListError(f"{source} holds no words: give a list with one word a line")
     sorter.settle_capitalised()
@@ -532,6 +588,7 @@ def load(
         source=Path(path).name,
         encoding=encoding,
         warnings=warnings,
+        text=content,
         **options.as_dict(),
     )
 

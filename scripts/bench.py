@@ -21,11 +21,15 @@ The rows (the word list is ENABLE, ../shared/wordlists/enable1.txt, unless --wor
 
 --quick leaves out the SuperDuperGhost rows, the variants, Connect Four 5 x 4, --jobs and the
 big list.
---scale adds a table of solve time and peak memory against positions for lists of growing
-size and draws it to scripts/figures/scaling.png (with matplotlib).  --all adds --scale and
-the benchmarks of scripts/bench_web.py (the web server): a hook that defines ``rows()``
-returning (measure, result, target, passed) tuples joins the table; any other is
-run as a script and its output printed as it is.
+--scale adds a table of solve time, peak memory and database size against positions for
+lists of growing size (every 16th, 8th, 4th, 2nd word of american-english-insane and of
+Debian's Polish list, and the whole lists; the shared lists), Ghost and SuperDuperGhost, and
+draws it to scripts/figures/scaling.png (with matplotlib).  It takes about 11 minutes on 2
+idle cores, 9 of them for Polish: SuperDuperGhost on its subsets about 8 (the whole list
+alone 3 minutes and 6.5 GB of memory); each database (up to 2 GB) is deleted once measured.
+--all adds --scale and the benchmarks of scripts/bench_web.py (the web server): a hook that
+defines ``rows()`` returning (measure, result, target, passed) tuples joins the table; any
+other is run as a script and its output printed as it is.
 
 Everything that touches ghostdb runs in a child process: the `ghostdb` command, or this
 script with ``--child`` for what the Python API measures.  A child's peak memory is its
@@ -61,7 +65,8 @@ PEER = SHARED / "peers" / "notebook_ghost.py"
 BIG_LIST = Path("/usr/share/dict/american-english-insane")
 POLISH = Path("/usr/share/dict/polish")
 BIG_LIST_PACKAGE = "wamerican-insane"
-SUBSETS = (16, 8, 4, 2, 1)  # --scale: every k-th word of the big list
+POLISH_PACKAGE = "wpolish"
+SUBSETS = (16, 8, 4, 2, 1)  # --scale: every k-th word of the big list and of Polish
 FIGURE = SCRIPTS / "figures" / "scaling.png"
 HOOKS = ("bench_web.py",)
 
@@ -262,6 +267,8 @@ class Solved:
     """Solve + persist, as `Store.solve` reports it."""
     wall: float
     peak_mb: float
+    db_mb: float = 0.0
+    """The SQLite database after the solve (its words, positions and plans); 0 on a server."""
 
 
 @dataclass
@@ -298,14 +305,26 @@ def ingest(db: str, path: Path) -> tuple[str, int]:
     return data["name"], data["words"]
 
 
-def solve_list(bench: Bench, path: Path, key: str, db: str | None = None) -> Solved:
-    """Ingest ``path`` into a fresh database (or ``db``) and solve it in a child process."""
+def solve_list(
+    bench: Bench, path: Path, key: str, db: str | None = None, *, drop: bool = False
+) -> Solved:
+    """Ingest ``path`` into a fresh database (or ``db``) and solve it in a child process;
+    ``drop``: delete the fresh database once measured (a big list's takes gigabytes)."""
     if db is None and (path, key) in bench.solved:
         return bench.solved[(path, key)]
     target = db or bench.fresh_db()
-    name, words = ingest(target, path)
-    data, done = child("solve", target, name, key, timeout=SOLVE_TIMEOUT)
-    result = Solved(name, words, data["positions"], data["seconds"], done.seconds, done.peak_mb)
+    try:
+        name, words = ingest(target, path)
+        data, done = child("solve", target, name, key, timeout=SOLVE_TIMEOUT)
+        files = [Path(target + suffix) for suffix in ("", "-wal")]
+        db_mb = sum(f.stat().st_size for f in files if f.is_file()) / 2**20
+    finally:
+        if drop and db is None:
+            for suffix in ("", "-wal", "-shm"):
+                Path(target + suffix).unlink(missing_ok=True)
+    result = Solved(
+        name, words, data["positions"], data["seconds"], done.seconds, done.peak_mb, db_mb
+    )
     if db is None:
         bench.solved[(path, key)] = result
     return result
@@ -644,51 +663,72 @@ def two_writers(url: str, name: str) -> Row:
 # -- --scale -------------------------------------------------------------------------------
 
 
-def scale_lists(tmp: Path) -> list[Path]:
-    """Every k-th word of the big list (written once, streaming), and the shared lists."""
-    lists = []
-    if BIG_LIST.is_file():
-        parts = {k: tmp / f"{list_name(BIG_LIST)}-1-in-{k}.txt" for k in SUBSETS if k > 1}
-        handles = {k: path.open("w", encoding="utf-8") for k, path in parts.items()}
-        with BIG_LIST.open(encoding="utf-8") as source:
-            for i, line in enumerate(source):
-                for k, handle in handles.items():
-                    if i % k == 0:
-                        handle.write(line)
-        for handle in handles.values():
-            handle.close()
-        lists += [parts.get(k, BIG_LIST) for k in SUBSETS]
-    lists += [p for p in (SHARED / "wordlists" / f for f in SHARED_LISTS) if p.is_file()]
-    return lists
+SCALED = (  # --scale: (family, the whole list, its Debian package); subsets of each
+    ("English", BIG_LIST, BIG_LIST_PACKAGE),
+    ("Polish", POLISH, POLISH_PACKAGE),
+)
 
 
-Scaling = dict[str, list[Solved]]
-"""Per rule set, the solves of every list, smallest first."""
+def subsets(source: Path, tmp: Path) -> list[Path]:
+    """Every k-th word of ``source`` for each k of SUBSETS (written once, streaming), the
+    whole list for k = 1; the fewest words first."""
+    parts = {k: tmp / f"{list_name(source)}-1-in-{k}.txt" for k in SUBSETS if k > 1}
+    handles = {k: path.open("w", encoding="utf-8") for k, path in parts.items()}
+    with source.open(encoding="utf-8") as lines:
+        for i, line in enumerate(lines):
+            for k, handle in handles.items():
+                if i % k == 0:
+                    handle.write(line)
+    for handle in handles.values():
+        handle.close()
+    return [parts.get(k, source) for k in SUBSETS]
+
+
+def scale_lists(tmp: Path) -> tuple[dict[str, list[Path]], list[str]]:
+    """The lists of each family: the subsets of its list (the shared lists join the
+    English ones); why a family's list is missing."""
+    lists: dict[str, list[Path]] = {}
+    missing = []
+    for family, source, package in SCALED:
+        if source.is_file():
+            lists[family] = subsets(source, tmp)
+        else:
+            missing.append(f"skipped: no {source} (apt-get install {package})")
+    shared = [p for p in (SHARED / "wordlists" / f for f in SHARED_LISTS) if p.is_file()]
+    lists["English"] = lists.get("English", []) + shared
+    return lists, missing
+
+
+Scaling = dict[tuple[str, str], list[Solved]]
+"""Per rule set and family of lists, the solves of every list, smallest first."""
 
 
 def scaling(bench: Bench) -> tuple[Scaling, list[str]]:
-    """Solve each list for Ghost and SuperDuperGhost, each in its own process; what failed."""
-    missing = []
-    if not BIG_LIST.is_file():
-        missing.append(f"skipped: no {BIG_LIST} (apt-get install {BIG_LIST_PACKAGE})")
-    lists = scale_lists(bench.tmp)
+    """Solve each list for Ghost and SuperDuperGhost, each in its own process; what failed.
+    The databases of these solves are deleted once measured, but the one of a solve
+    measured before (the big list's, by `big_list`) is reused."""
+    lists, missing = scale_lists(bench.tmp)
     found: Scaling = {}
     for key, variant in VARIANTS.items():
-        found[key] = []
-        for path in lists:
-            progress(f"--scale: {path.name}, {variant}")
-            try:
-                found[key].append(solve_list(bench, path, key))
-            except BenchError as exc:
-                missing.append(f"{path.name}, {variant}: {exc}")
-        found[key].sort(key=lambda s: s.positions)
+        for family, paths in lists.items():
+            runs = found[(key, family)] = []
+            for path in paths:
+                progress(f"--scale: {path.name}, {variant}")
+                try:
+                    runs.append(solve_list(bench, path, key, drop=True))
+                except BenchError as exc:
+                    missing.append(f"{path.name}, {variant}: {exc}")
+            runs.sort(key=lambda s: s.positions)
     return found, missing
 
 
 def print_scaling(found: Scaling, missing: list[str]) -> None:
-    print("\nscaling: solve + persist as Store.solve reports it; the solve process's peak memory\n")
+    print(
+        "\nscaling: solve + persist as Store.solve reports it; the solve process's peak "
+        "memory;\nthe SQLite database after the solve (the words, positions and plans)\n"
+    )
     print_table(
-        ("rules", "list", "words", "positions", "seconds", "peak MB"),
+        ("rules", "list", "words", "positions", "seconds", "peak MB", "database MB"),
         (
             (
                 VARIANTS[key],
@@ -697,18 +737,20 @@ def print_scaling(found: Scaling, missing: list[str]) -> None:
                 f"{s.positions:,}",
                 f"{s.seconds:.2f}",
                 f"{s.peak_mb:,.0f}",
+                f"{s.db_mb:,.0f}",
             )
-            for key, runs in found.items()
+            for (key, _), runs in found.items()
             for s in runs
         ),
-        right={2, 3, 4, 5},
+        right={2, 3, 4, 5, 6},
     )
     for line in missing:
         print(line)
 
 
 def draw(found: Scaling) -> str:
-    """Seconds and peak MB against positions, log-log, a line per rule set; what was done."""
+    """Seconds, peak MB and database MB against positions, log-log, a line per rule set
+    and family of lists (colour: rule set; dashed: Polish); what was done."""
     try:
         import matplotlib
 
@@ -717,22 +759,32 @@ def draw(found: Scaling) -> str:
         from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
     except ImportError:
         return "no figure: matplotlib is not installed (pip install matplotlib)"
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5), constrained_layout=True)
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5), constrained_layout=True)
     panels = (
         (axes[0], "seconds", "solve + persist (s)"),
         (axes[1], "peak_mb", "peak memory of the solve process (MB)"),
+        (axes[2], "db_mb", "SQLite database after the solve (MB)"),
     )
+    colours = {key: f"C{i}" for i, key in enumerate(VARIANTS)}
     for ax, attr, ylabel in panels:
-        for key, runs in found.items():
-            xs = [s.positions for s in runs]
-            ax.plot(xs, [getattr(s, attr) for s in runs], marker="o", label=VARIANTS[key])
+        for (key, family), runs in found.items():
+            if not runs:
+                continue
+            ax.plot(
+                [s.positions for s in runs],
+                [getattr(s, attr) for s in runs],
+                marker="o",
+                color=colours[key],
+                linestyle="--" if family == "Polish" else "-",
+                label=f"{VARIANTS[key]}, {family}",
+            )
         ax.set(xscale="log", yscale="log", xlabel="positions (fragments)", ylabel=ylabel)
         for axis, label in ((ax.xaxis, compact), (ax.yaxis, "{:,g}".format)):
             axis.set_major_locator(LogLocator(subs=(1, 2, 5)))  # plain numbers, not powers
             axis.set_major_formatter(FuncFormatter(lambda v, _, label=label: label(v)))
             axis.set_minor_formatter(NullFormatter())
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend()
+        ax.legend(fontsize=8)
     fig.suptitle(f"ghostdb, words of 3+ letters: {machine()}", fontsize=9)
     FIGURE.parent.mkdir(exist_ok=True)
     fig.savefig(FIGURE, dpi=120)

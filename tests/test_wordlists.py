@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -419,3 +420,76 @@ def test_a_list_mostly_in_normal_form_reports_as_the_word_loop_does() -> None:
         wordlists.LEFT_OUT_PROPER,
     ]
     assert found.words == ("cat", "zoë")
+
+
+# Words of every kind the rules tell apart: lower case (ASCII, accented, in NFD, with an
+# uncased letter), capitalised (title case, all capitals, a titlecase digraph, İ), no
+# letters or not only letters, uncased letters only, too long, and ß, ª, a lone mark.
+KINDS = [
+    "cat", "dog", "zebra", "żółw", "łąka", "élève", "e\u0301leve", "straße", "naïve", "ab中",
+    "Cat", "Żółw", "NATO", "ÉLÈVE", "ǅungla", "İstanbul", "McDonald", "Łódź",
+    "e-mail", "don't", "3d", "x1", "中文", "a" * 65, "ł" * 70, "ª", "\u0301", "ꞵeta",
+]  # fmt: skip
+SEPARATORS = [" ", "\n", "\r\n", "\t", "\u2003", "\u2000"]  # U+2000 is not in NFC
+
+
+def random_text(rng: random.Random) -> str:
+    kinds = KINDS if rng.random() < 0.3 else [w for w in KINDS if w != "e\u0301leve"]
+    words = rng.sample(kinds, rng.randint(1, len(kinds)))
+    if rng.random() < 0.5:
+        words += rng.choices(words, k=rng.randint(1, 4))  # duplicates
+        rng.shuffle(words)
+    if rng.random() < 0.3:  # only lower-case ASCII: the list taken whole, even when folding
+        words = rng.sample(["cat", "dog", "zebra", "eel", "ant"], rng.randint(1, 5))
+    separators = rng.choices(rng.choice([SEPARATORS, SEPARATORS[:-1], ["\n"]]), k=len(words))
+    return "".join(w + s for w, s in zip(words, separators, strict=True))
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_whole_list_passes_match_the_word_loop(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Differential: words taken in whole-list passes (`_take_normal_form`) end up exactly
+    as the word loop alone leaves them — words, report (examples in order met), hash and
+    alphabet — on random lists of every kind of word, with every option."""
+    rng = random.Random(seed)
+    text = random_text(rng)
+    options = {"keep_capitalised": rng.random() < 0.5, "fold_accents": rng.random() < 0.3}
+
+    def normalise(**kw: bool | str) -> wordlists.WordList | str:
+        try:
+            return wordlists.normalise(text.split(), source="x", **options, **kw)
+        except WordListError as exc:
+            return str(exc)
+
+    fast = [normalise(), normalise(text=text)]
+    monkeypatch.setattr(wordlists._Sorter, "_take_normal_form", lambda self, raw: raw)
+    slow = normalise()
+    for found in fast:
+        if isinstance(slow, str):
+            assert found == slow
+            continue
+        assert isinstance(found, wordlists.WordList)
+        assert found.words == slow.words
+        assert found.report.as_dict() == slow.report.as_dict()
+        assert (found.sha256, found.alphabet) == (slow.sha256, slow.alphabet)
+        assert found.alphabet == "".join(sorted(set("".join(slow.words))))
+
+
+def test_hash_and_alphabet_over_many_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The words are hashed a chunk at a time: the same hash as the whole text at once."""
+    import hashlib
+
+    monkeypatch.setattr(wordlists, "_HASH_CHUNK", 3)
+    words = ["ant", "bee", "cat", "żółw", "łąka", "zebra", "中文"]
+    sha, alphabet = wordlists.content_sha256_and_letters(words)
+    assert sha == hashlib.sha256(("\n".join(words) + "\n").encode()).hexdigest()
+    assert alphabet == "".join(sorted(set("".join(words))))
+    assert wordlists.content_sha256([]) == hashlib.sha256(b"").hexdigest()
+
+
+def test_a_byte_order_mark_is_no_letter(tmp_path: Path) -> None:
+    """A UTF-8 BOM is dropped whether the whole file decodes as UTF-8 or a line falls
+    back to Latin-1."""
+    assert load_text(tmp_path, "\ufeffcafé\ndog\n".encode()).words == ("café", "dog")
+    mixed = load_text(tmp_path, "\ufeffcafé\n".encode() + b"na\xefve\n")
+    assert mixed.words == ("café", "naïve")
+    assert mixed.report.encoding == "utf-8, some lines latin-1"

@@ -90,7 +90,7 @@ def ingest_words(
             q.clear_dictionary(conn, dictionary_id)
             q.update_dictionary(conn, dictionary_id, **values)
             action = "replaced"
-        words = list(word_list.words)
+        words = word_list.words
         q.bulk_insert(
             conn, q.words, ("dictionary_id", "word"), q.Columns(len(words), [dictionary_id, words])
         )
