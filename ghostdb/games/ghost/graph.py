@@ -81,24 +81,41 @@ class _Text:
     lengths: np.ndarray  # int64
 
 
+_ENCODE_ROWS = 1 << 16
+"""Strings joined and encoded at a time: the whole text as one Python string, then as
+UTF-32 bytes, would cost several times its codes."""
+
+
 def _encode(strings: Sequence[str]) -> _Text:
-    joined = _SEPARATOR.join(strings) + _SEPARATOR
-    points = np.frombuffer(joined.encode("utf-32-le"), dtype="<u4")
-    present = np.zeros(int(points.max()) + 1, dtype=bool)
-    present[points] = True
+    """The strings as a `_Text`.  Two passes a block of strings at a time: one finds the
+    letters (so their codes are known), the other writes each letter's code."""
+    lengths = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
+    starts = np.cumsum(lengths + 1) - (lengths + 1)
+    present = np.zeros(0x110000, dtype=bool)  # every code point
+    present[0] = True  # the separator
+    for points in _code_point_blocks(strings):
+        present[points] = True
     code_points = np.flatnonzero(present).astype("<u4")  # the separator, then the letters
     alphabet = code_points[1:].tobytes().decode("utf-32-le")
     # Keep the largest value free: it pads rows of letters so that they sort last.  Past
     # one byte, codes are big-endian so that their bytes read in string order.
     dtype = np.dtype(np.uint8 if len(alphabet) < 255 else ">u2")
-    code_of = np.zeros(len(present), dtype=dtype)
+    code_of = np.zeros(int(code_points[-1]) + 1, dtype=dtype)
     code_of[code_points] = np.arange(len(code_points))
-    codes = np.zeros(len(points) + _letters_per_key(dtype), dtype=dtype)
-    codes[: len(points)] = code_of[points]
-    ends = np.flatnonzero(codes[: len(points)] == 0)
-    starts = np.zeros(len(ends), dtype=np.int64)
-    starts[1:] = ends[:-1] + 1
-    return _Text(codes, alphabet, code_points, starts, ends - starts)
+    size = int(lengths.sum()) + len(strings)
+    codes = np.zeros(size + _letters_per_key(dtype), dtype=dtype)
+    at = 0
+    for points in _code_point_blocks(strings):
+        codes[at : at + len(points)] = code_of[points]
+        at += len(points)
+    return _Text(codes, alphabet, code_points, starts, lengths)
+
+
+def _code_point_blocks(strings: Sequence[str]) -> Iterator[np.ndarray]:
+    """The code points of the strings, each followed by the separator, a block at a time."""
+    for lo in range(0, len(strings), _ENCODE_ROWS):
+        joined = _SEPARATOR.join(strings[lo : lo + _ENCODE_ROWS]) + _SEPARATOR
+        yield np.frombuffer(joined.encode("utf-32-le"), dtype="<u4")
 
 
 def _game_text(words: Iterable[str], min_length: int) -> _Text:
@@ -397,7 +414,9 @@ def _prefix_trie(codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> 
     parent = np.arange(-1, n - 1, dtype=np.int32)
     new = added > 0
     hang, at = first[new], shared[new]
-    key = depth[by_depth].astype(np.int64) * n + by_depth
+    key = depth[by_depth].astype(np.int64)
+    key *= n  # in place: one int64 array of the nodes, not three
+    key += by_depth
     query_order = np.argsort(at.astype(np.int16), kind="stable")
     hang, at = hang[query_order], at[query_order]
     parent[hang] = by_depth[np.searchsorted(key, at.astype(np.int64) * n + hang) - 1]
