@@ -302,9 +302,10 @@ def _in_storage_order(graph: Graph, word_value: int) -> PositionGraph:
     final[graph.is_word] = word_value
     by_parent = np.argsort(level[graph.edge_parent], kind="stable")
     del level
-    in_order = length[order]  # level and word length alike: one array
+    keys = graph.fragments.reorder(order)
+    in_order = keys.lengths  # the keys' lengths, level and word length alike: one array
     return PositionGraph(
-        keys=graph.fragments.reorder(order),
+        keys=keys,
         level=in_order,
         final=final[order],
         edge_parent=new[graph.edge_parent[by_parent]],
