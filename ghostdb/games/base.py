@@ -17,9 +17,9 @@ draw is a position from which neither side can force an end (only games with cyc
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, overload
 
 from ghostdb.errors import BadMove, NotForThisGame
 
@@ -149,6 +149,38 @@ def option_flags(rules: Any, options: Sequence[Option]) -> str:
     return "".join(f" {w}" for w in words if w)
 
 
+class Keys(Protocol):
+    """The keys of a graph's positions, in node order: a list, or anything that reads like
+    one and can look up many keys at once.
+
+    Ghost's builders keep their fragments packed as letter codes (millions of Python
+    strings would be most of a solve's memory) and decode them a slice at a time, as the
+    rows are written; the games built one position at a time give a `KeyList`.
+    """
+
+    def __len__(self) -> int: ...
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __iter__(self) -> Iterator[str]: ...
+
+    def take(self, indices: np.ndarray) -> list[str | None]:
+        """The keys of nodes ``indices`` (a numpy array), None where an index is -1."""
+        ...
+
+
+class KeyList(list[str]):
+    """A plain list of keys with `Keys.take`: what `PositionGraph` makes of a list."""
+
+    def take(self, indices: np.ndarray) -> list[str | None]:
+        key = self.__getitem__
+        return [key(i) if i >= 0 else None for i in indices.tolist()]
+
+
 @dataclass
 class PositionGraph:
     """Every position of a rule set and every move between them, as arrays.
@@ -159,7 +191,8 @@ class PositionGraph:
     which orders the moves of one position (the documented tie-break order).
     """
 
-    keys: list[str]
+    keys: Keys
+    """A plain list is made a `KeyList` (so every graph's keys have `Keys.take`)."""
     level: np.ndarray  # int32: every move raises it (all 0 in a game with cycles)
     final: np.ndarray  # int8: the value for the player to move at a final position, else NOT_FINAL
     edge_parent: np.ndarray  # int32
@@ -170,8 +203,12 @@ class PositionGraph:
     """Every move raises the level, so the level sweep applies (else retrograde analysis)."""
     word_length: np.ndarray | None = None
     """Word games: the letters of each position, which plans count."""
-    labels: list[str] | None = None
+    labels: Keys | None = None
     """Optional text shown for a position (Anagram Ghost: an arrangement to say)."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.keys, list) and not isinstance(self.keys, KeyList):
+            self.keys = KeyList(self.keys)
 
     @property
     def size(self) -> int:

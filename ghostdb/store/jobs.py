@@ -114,6 +114,9 @@ class _Subject:
     words_sha: str | None = None
     alphabet: str = ""
     words: list[str] | None = None
+    """Let go by `_compute` once the graph is built: a big list's strings are hundreds of
+    megabytes that the solve and the write do not need."""
+    word_count: int | None = None
     existing: Any = None
 
 
@@ -173,7 +176,7 @@ def run_solve(
     started = time.perf_counter()
     restore = _fail_on_sigterm()
     try:
-        solved = _compute(game_of(rules, subject.alphabet), subject.words, progress)
+        solved = _compute(game_of(rules, subject.alphabet), subject, progress)
         job_id = _publish(
             engine, name, rules, subject, job, job_id, solved, staged, progress, started
         )
@@ -188,9 +191,8 @@ def run_solve(
     finally:
         restore()
     seconds = time.perf_counter() - started
-    word_count = None if subject.words is None else len(subject.words)
     return SolveResult(
-        job_id, False, solved.graph.size, solved.reachable_count, word_count, seconds
+        job_id, False, solved.graph.size, solved.reachable_count, subject.word_count, seconds
     )
 
 
@@ -210,6 +212,7 @@ def _read_subject(engine: Engine, name: str, rules: RuleSet, force: bool) -> _Su
         subject.existing = q.published_solution(conn, game.name, subject.dictionary_id, rules.key)
         if subject.dictionary_id is not None and (subject.existing is None or force):
             subject.words = q.dictionary_words(conn, subject.dictionary_id, rules.min_length)
+            subject.word_count = len(subject.words)
             if not subject.words:
                 raise NotSolved(
                     f"{name} has no word of {rules.min_length} or more letters: "
@@ -218,12 +221,15 @@ def _read_subject(engine: Engine, name: str, rules: RuleSet, force: bool) -> _Su
     return subject
 
 
-def _compute(game: Game, words: list[str] | None, progress: ProgressFn | None) -> _Solved:
-    """Build the game's graph, solve it (values, safe seats for more than two players,
-    plans where the game keeps them) and make every column to write."""
+def _compute(game: Game, subject: _Subject, progress: ProgressFn | None) -> _Solved:
+    """Build the game's graph from the subject's words (taken from it: they go once
+    built), solve it (values, safe seats for more than two players, plans where the game
+    keeps them) and gather every column to write."""
     if progress:
         progress("build", 0, 1)
+    words, subject.words = subject.words, None
     graph = game.build(words)
+    del words
     if progress:
         progress("solve", 0, graph.size)
     done = 0
@@ -242,8 +248,9 @@ def _compute(game: Game, words: list[str] | None, progress: ProgressFn | None) -
     else:
         values = solve(graph, tick)
     plan_values = plan_solver.solve(graph, values) if game.keeps_plans else None
-    # Every column is made before the write lock is taken: on SQLite the lock is the one
-    # thing concurrent solves (`solve --all --jobs N`) wait for.
+    # The columns' sources are gathered here; each chunk's Python values are made as it
+    # is written (`_chunks`), which concurrent solves (`solve --all --jobs N`) do into
+    # their stage, before they take SQLite's write lock.
     return _Solved(
         graph,
         _tables(graph, values, plan_values, safe),
@@ -288,7 +295,7 @@ def _publish(
             job_id,
             status="complete",
             finished_at=q.now(),
-            word_count=None if subject.words is None else len(subject.words),
+            word_count=subject.word_count,
             fragment_count=solved.graph.size,
             reachable_count=solved.reachable_count,
             seconds=time.perf_counter() - started,
@@ -453,7 +460,24 @@ def _fail_on_sigterm() -> Callable[[], None]:
 
 
 Table = tuple[Any, tuple[str, ...], list[Any], int]
-"""A table's rows to write: (table, column names, columns, row count)."""
+"""A table's rows to write: (table, column names, columns, row count); see `_part` for
+what a column may be."""
+
+
+@dataclass(frozen=True)
+class _Lookup:
+    """A column read through an index, a chunk at a time: ``values``' entries at
+    ``index``.  ``values`` is a numpy array or a graph's keys
+    (`ghostdb.games.base.Keys`: index -1 gives None)."""
+
+    values: Any
+    index: np.ndarray
+
+    def part(self, lo: int, hi: int) -> list[Any]:
+        at = self.index[lo:hi]
+        if isinstance(self.values, np.ndarray):
+            return self.values[at].tolist()
+        return self.values.take(at)
 
 
 def _tables(
@@ -462,20 +486,24 @@ def _tables(
     p: plan_solver.Plans | None,
     safe: np.ndarray | None = None,
 ) -> list[Table]:
-    """The position rows, then the plan rows, in key order, column by column from
-    whole-array ``tolist`` calls and shared string objects (the solution's id, not known
-    yet, is added by `_chunks`)."""
+    """The position rows, then the plan rows, in key order, column by column (the
+    solution's id, not known yet, is added by `_chunks`).
+
+    Columns stay numpy arrays and packed keys until `_chunks` makes each chunk's Python
+    values: whole-table lists of every column were most of a solve's peak memory.
+    """
     keys = graph.keys
+    best = best_plays(graph, v.best)
     position_columns = {
-        "level": graph.level.tolist(),
+        "level": graph.level,
         "fragment": keys,
-        "reachable": v.reachable.tolist(),
-        "outcome": v.value.tolist(),
+        "reachable": v.reachable,
+        "outcome": v.value,
         "game_length": _nullable(v.length),
-        "best_play": _nullable(best_plays(graph, v.best)),
-        "winning_moves": v.winning_moves.tolist(),
-        "drawing_moves": v.drawing_moves.tolist() if v.drawing_moves.any() else None,
-        "safe_seats": None if safe is None else safe.tolist(),
+        "best_play": _nullable(best),
+        "winning_moves": v.winning_moves,
+        "drawing_moves": v.drawing_moves if v.drawing_moves.any() else None,
+        "safe_seats": safe,
         "label": graph.labels,
     }
     # A column that is its default in every row (no draws, two players, no labels: all of
@@ -484,40 +512,54 @@ def _tables(
     tables = [(positions, written, [position_columns[k] for k in written], graph.size)]
     if p is None:
         return tables
-    reach = np.flatnonzero(v.reachable)
-    key_array = np.array([*keys, None], dtype=object)
+    reach = np.flatnonzero(v.reachable).astype(np.int32)
     plan_columns = [
-        graph.level[reach].tolist(),
-        key_array[reach].tolist(),
-        key_array[p.plan[reach]].tolist(),
-        p.mover_lossiness[reach].tolist(),
-        p.mover_outcomes[reach].tolist(),
-        p.mover_letters[reach].tolist(),
-        p.waiter_lossiness[reach].tolist(),
-        p.waiter_outcomes[reach].tolist(),
-        p.waiter_letters[reach].tolist(),
+        graph.level[reach],
+        _Lookup(keys, reach),
+        _Lookup(keys, p.plan[reach]),
+        p.mover_lossiness[reach],
+        p.mover_outcomes[reach],
+        p.mover_letters[reach],
+        p.waiter_lossiness[reach],
+        p.waiter_outcomes[reach],
+        p.waiter_letters[reach],
     ]
     tables.append((plans, PLAN_COLUMNS, plan_columns, len(reach)))
     return tables
 
 
-def _nullable(column: np.ndarray) -> list[int | None]:
-    """A column's values, None where negative (no length, no best move)."""
+def _nullable(column: np.ndarray) -> np.ndarray:
+    """A column whose negative values (no length, no best move) are written as NULL:
+    masked, as `_part` reads it."""
     if not (column < 0).any():
-        return column.tolist()
-    return np.where(column < 0, None, column.astype(object)).tolist()
+        return column
+    return np.ma.masked_array(column, mask=column < 0)
+
+
+def _part(column: Any, lo: int, hi: int) -> Any:
+    """Rows ``lo:hi`` of a column as the driver binds them: a numpy array's values as
+    Python numbers (a masked array's masked entries as None), a `_Lookup`'s values, a
+    list's or keys' slice; anything else (a string, a number, None) is one value for
+    every row."""
+    if isinstance(column, np.ndarray):
+        return column[lo:hi].tolist()
+    if isinstance(column, _Lookup):
+        return column.part(lo, hi)
+    if column is None or isinstance(column, str | int | float | bytes):
+        return column
+    return column[lo:hi]
 
 
 def _chunks(
     tables: list[Table], job_id: int | None
 ) -> Iterator[tuple[Any, tuple[str, ...], q.Columns]]:
-    """Each table's rows in chunks, for progress, with the solution's id (unless None);
-    a column that is not a list is one value for all its rows."""
+    """Each table's rows in chunks, for progress and memory, with the solution's id
+    (unless None): each chunk's Python values are made here, as it is written."""
     key: tuple[str, ...] = () if job_id is None else ("solution_id",)
     for table, names, columns, n in tables:
         for lo in range(0, n, CHUNK_ROWS):
             hi = min(lo + CHUNK_ROWS, n)
-            part = [c[lo:hi] if isinstance(c, list) else c for c in columns]
+            part = [_part(c, lo, hi) for c in columns]
             if job_id is not None:
                 part.insert(0, job_id)
             yield table, (*key, *names), q.Columns(hi - lo, part)

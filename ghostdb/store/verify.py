@@ -41,6 +41,7 @@ from ghostdb.games.base import (
     NOT_FINAL,
     VALUE_NAMES,
     WIN,
+    KeyList,
     PositionGraph,
     RuleSet,
 )
@@ -195,7 +196,7 @@ def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any)
                 ],
             )
     game = game_of(rules, dictionary.alphabet if dictionary is not None else "")
-    graph = game.build(words)
+    graph = _decoded(game.build(words))
     stored = _Stored.read(conn, solution.id, graph, verdict)
     if rules.players > 2:  # as the solve job: safe seats, in Ghost for more players
         _check_seats(verdict, graph, stored, rules.players, rules.misere)
@@ -212,6 +213,15 @@ def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any)
         verdict.found("decisive", len(problems), problems)
     verdict.seconds = time.perf_counter() - started
     return verdict
+
+
+def _decoded(graph: PositionGraph) -> PositionGraph:
+    """The graph with its keys and labels as lists: verify compares, joins, indexes and
+    looks them up many times over, so packed keys (`Keys`) are decoded once, here."""
+    graph.keys = KeyList(graph.keys)
+    if graph.labels is not None:
+        graph.labels = KeyList(graph.labels)
+    return graph
 
 
 def _check_dictionary(verdict: Verdict, solution: Any, dictionary: Any, stored: list[str]) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ghostdb.errors import BadMove, NotForThisGame, NotSolved
 from ghostdb.games.base import LOSS, NOT_FINAL, WIN, Game, PositionGraph
@@ -35,6 +35,9 @@ from ghostdb.games.ghost.rules import (
     clean_fragment,
     standard_rule_sets,
 )
+
+if TYPE_CHECKING:
+    from ghostdb.games.ghost.graph import Graph
 
 _INSERT_RE = re.compile(
     r"^(?:\+(?P<front>[^\W\d_])|(?P<end>[^\W\d_])\+?|(?P<letter>[^\W\d_])@(?P<at>\d+))$"
@@ -163,8 +166,6 @@ class GhostGame(Game):
         return estimate_positions(words, self.rules)
 
     def build(self, words: Sequence[str] | None = None) -> PositionGraph:
-        import numpy as np  # building only: lookups start without numpy
-
         from ghostdb.games.ghost import graph as builders
 
         if not words:
@@ -176,29 +177,7 @@ class GhostGame(Game):
             graph = builders.build_anagram_graph(words, self.rules.min_length)
         else:
             graph = builders.build_graph(words, self.rules)
-        length = graph.length
-        # Storage order is (level, fragment); the builder's order is by fragment, so a
-        # stable sort by length gives it.
-        order = np.argsort(length, kind="stable").astype(np.int32)
-        new = np.empty_like(order)
-        new[order] = np.arange(len(order), dtype=np.int32)
-        final = np.full(graph.size, NOT_FINAL, dtype=np.int8)
-        final[graph.is_word] = LOSS if self.rules.misere else WIN
-        parent, child = new[graph.edge_parent], new[graph.edge_child]
-        # By parent, then rank: one sort of a combined key (a lexsort takes 5x as long).
-        by_parent = np.argsort((parent.astype(np.int64) << 32) | graph.edge_rank, kind="stable")
-        return PositionGraph(
-            keys=np.array(graph.fragments, dtype=object)[order].tolist(),
-            level=length[order],
-            final=final[order],
-            edge_parent=parent[by_parent],
-            edge_child=child[by_parent],
-            edge_rank=graph.edge_rank[by_parent],
-            start=int(new[0]),
-            acyclic=True,
-            word_length=length[order],
-            labels=_reorder(getattr(graph, "labels", None), order),
-        )
+        return _in_storage_order(graph, LOSS if self.rules.misere else WIN)
 
     def start(self) -> str:
         return ""
@@ -302,5 +281,38 @@ def _insert_notation(letter: str, at: int, length: int) -> str:
     return f"{letter}@{at}"
 
 
-def _reorder(labels: list[str] | None, order: Any) -> list[str] | None:
-    return None if labels is None else [labels[i] for i in order.tolist()]
+def _in_storage_order(graph: Graph, word_value: int) -> PositionGraph:
+    """A builder's graph (`ghostdb.games.ghost.graph.Graph`, nodes in fragment order)
+    renumbered into storage order, (level, fragment), keys and labels still packed.
+
+    A stable sort by length gives that order.  The builders give edges sorted by
+    (parent, rank), and renumbering keeps the order of the nodes of one level, so a
+    stable sort of the edges by their parent's level sorts them by (new parent, rank):
+    two radix sorts of small integers, not a sort of 64-bit keys.
+    """
+    import numpy as np  # building only: lookups start without numpy
+
+    length = graph.length
+    small = np.int16 if int(length.max(initial=0)) < 1 << 15 else np.int32
+    level = length.astype(small)
+    order = np.argsort(level, kind="stable").astype(np.int32)
+    new = np.empty_like(order)
+    new[order] = np.arange(len(order), dtype=np.int32)
+    final = np.full(graph.size, NOT_FINAL, dtype=np.int8)
+    final[graph.is_word] = word_value
+    by_parent = np.argsort(level[graph.edge_parent], kind="stable")
+    del level
+    keys = graph.fragments.reorder(order)
+    in_order = keys.lengths  # the keys' lengths, level and word length alike: one array
+    return PositionGraph(
+        keys=keys,
+        level=in_order,
+        final=final[order],
+        edge_parent=new[graph.edge_parent[by_parent]],
+        edge_child=new[graph.edge_child[by_parent]],
+        edge_rank=graph.edge_rank[by_parent],
+        start=int(new[0]),
+        acyclic=True,
+        word_length=in_order,
+        labels=None if graph.labels is None else graph.labels.reorder(order),
+    )

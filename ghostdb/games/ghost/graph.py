@@ -14,8 +14,10 @@ same relation at the parent, found by looking up (node, letter) pairs in sorted 
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 
@@ -32,7 +34,7 @@ class Graph:
     in move order (letter index * 4 + form in the Ghost variants).
     """
 
-    fragments: list[str]
+    fragments: PackedKeys
     is_word: np.ndarray  # bool, per node
     edge_parent: np.ndarray  # int32
     edge_child: np.ndarray  # int32
@@ -41,7 +43,7 @@ class Graph:
     variant: Variant
     # What the mover says on reaching each node, where that differs from the fragment
     # (Anagram Ghost: a fragment there is a multiset of letters, not something said).
-    labels: list[str] | None = None
+    labels: PackedKeys | None = None
 
     @property
     def size(self) -> int:
@@ -49,7 +51,8 @@ class Graph:
 
     @property
     def length(self) -> np.ndarray:
-        return np.fromiter(map(len, self.fragments), dtype=np.int32, count=self.size)
+        """int32: each fragment's letters (read from the packed keys, not from strings)."""
+        return self.fragments.lengths
 
 
 def game_words(words: Iterable[str], min_length: int) -> list[str]:
@@ -78,24 +81,41 @@ class _Text:
     lengths: np.ndarray  # int64
 
 
+_ENCODE_ROWS = 1 << 16
+"""Strings joined and encoded at a time: the whole text as one Python string, then as
+UTF-32 bytes, would cost several times its codes."""
+
+
 def _encode(strings: Sequence[str]) -> _Text:
-    joined = _SEPARATOR.join(strings) + _SEPARATOR
-    points = np.frombuffer(joined.encode("utf-32-le"), dtype="<u4")
-    present = np.zeros(int(points.max()) + 1, dtype=bool)
-    present[points] = True
+    """The strings as a `_Text`.  Two passes a block of strings at a time: one finds the
+    letters (so their codes are known), the other writes each letter's code."""
+    lengths = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
+    starts = np.cumsum(lengths + 1) - (lengths + 1)
+    present = np.zeros(0x110000, dtype=bool)  # every code point
+    present[0] = True  # the separator
+    for points in _code_point_blocks(strings):
+        present[points] = True
     code_points = np.flatnonzero(present).astype("<u4")  # the separator, then the letters
     alphabet = code_points[1:].tobytes().decode("utf-32-le")
     # Keep the largest value free: it pads rows of letters so that they sort last.  Past
     # one byte, codes are big-endian so that their bytes read in string order.
     dtype = np.dtype(np.uint8 if len(alphabet) < 255 else ">u2")
-    code_of = np.zeros(len(present), dtype=dtype)
+    code_of = np.zeros(int(code_points[-1]) + 1, dtype=dtype)
     code_of[code_points] = np.arange(len(code_points))
-    codes = np.zeros(len(points) + _letters_per_key(dtype), dtype=dtype)
-    codes[: len(points)] = code_of[points]
-    ends = np.flatnonzero(codes[: len(points)] == 0)
-    starts = np.zeros(len(ends), dtype=np.int64)
-    starts[1:] = ends[:-1] + 1
-    return _Text(codes, alphabet, code_points, starts, ends - starts)
+    size = int(lengths.sum()) + len(strings)
+    codes = np.zeros(size + _letters_per_key(dtype), dtype=dtype)
+    at = 0
+    for points in _code_point_blocks(strings):
+        codes[at : at + len(points)] = code_of[points]
+        at += len(points)
+    return _Text(codes, alphabet, code_points, starts, lengths)
+
+
+def _code_point_blocks(strings: Sequence[str]) -> Iterator[np.ndarray]:
+    """The code points of the strings, each followed by the separator, a block at a time."""
+    for lo in range(0, len(strings), _ENCODE_ROWS):
+        joined = _SEPARATOR.join(strings[lo : lo + _ENCODE_ROWS]) + _SEPARATOR
+        yield np.frombuffer(joined.encode("utf-32-le"), dtype="<u4")
 
 
 def _game_text(words: Iterable[str], min_length: int) -> _Text:
@@ -199,17 +219,24 @@ def _common_prefix_lengths(
     return common
 
 
-def _decode(text: _Text, codes: np.ndarray, src: np.ndarray, length: np.ndarray) -> list[str]:
-    """Python strings of ``length`` letters from positions ``src`` of ``codes``.
+def _offset_dtype(size: int) -> type:
+    """The integer type of positions in a text of ``size`` codes: int32 where it fits
+    (half the memory of the per-node positions a graph keeps)."""
+    return np.int32 if size < 1 << 31 else np.int64
 
-    All at once: the letters go into one buffer with a 0 after each string, which
-    Python decodes and splits in C.
+
+def _gather(
+    codes: np.ndarray, src: np.ndarray, length: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The strings of ``length`` codes at positions ``src`` of ``codes``, laid end to end
+    with a 0 after each, and where each starts in that buffer.
+
+    Letter positions are made a block of strings at a time, in int32 where the text
+    allows: they are the largest temporaries of a decode.
     """
-    wide = int(text.code_points[-1]) > 255
-    chars = text.code_points.astype("<u4" if wide else np.uint8)[codes]
-    width = length + 1
+    width = length.astype(np.int64) + 1
     begin = np.cumsum(width) - width
-    buffer = np.empty(int(width.sum()), dtype=chars.dtype)
+    buffer = np.empty(int(width.sum()), dtype=codes.dtype)
     position = np.int32 if len(codes) < 1 << 30 else np.int64  # int32: less to move
     block = 1 << 17  # strings at a time: bounds the memory of the letter positions
     for lo in range(0, len(src), block):
@@ -217,11 +244,114 @@ def _decode(text: _Text, codes: np.ndarray, src: np.ndarray, length: np.ndarray)
         s = src[lo : lo + block].astype(position)
         local = (begin[lo : lo + block] - begin[lo]).astype(position)
         index = np.arange(int(w.sum()), dtype=position) + np.repeat(s - local, w)
-        buffer[begin[lo] : begin[lo] + len(index)] = chars[index]
+        buffer[begin[lo] : begin[lo] + len(index)] = codes[index]
     buffer[begin + length] = 0
-    strings = buffer.tobytes().decode("utf-32-le" if wide else "latin-1").split(_SEPARATOR)
+    return buffer, begin
+
+
+def _decode(
+    code_points: np.ndarray, codes: np.ndarray, src: np.ndarray, length: np.ndarray
+) -> list[str]:
+    """Python strings of ``length`` letters from positions ``src`` of ``codes``.
+
+    All at once: the codes go into one buffer with a 0 after each string, become
+    characters through the small table ``code_points`` (the text itself is never
+    converted, so a few strings cost a few strings), and Python decodes and splits the
+    buffer in C.
+    """
+    if not len(src):
+        return []
+    wide = int(code_points[-1]) > 255
+    chars = code_points.astype("<u4" if wide else np.uint8)
+    buffer, _ = _gather(codes, src, length)
+    strings = chars[buffer].tobytes().decode("utf-32-le" if wide else "latin-1").split(_SEPARATOR)
     del strings[-1]
     return strings
+
+
+_DECODE_ROWS = 1 << 16
+"""Strings decoded at a time when many are asked for: bounds the decode's buffers."""
+
+
+class PackedKeys(Sequence[str]):
+    """Strings kept as letter codes and decoded only when asked for: a graph's keys (see
+    `ghostdb.games.base.Keys`).
+
+    String i is the ``lengths[i]`` letters at ``codes[src[i]:]``, code c standing for the
+    character ``code_points[c]``.  A Ghost graph's fragments share the letters of the
+    words they are part of, so a fragment costs 8 bytes here where a Python string costs
+    50 to 100 and a list of them 8 more; writing a solution decodes a chunk at a time.
+    Equal to a list (or tuple) of the same strings, as tests and verify compare them.
+    """
+
+    __hash__ = None  # type: ignore[assignment]  # equal to lists, so not hashable
+
+    def __init__(
+        self, codes: np.ndarray, code_points: np.ndarray, src: np.ndarray, lengths: np.ndarray
+    ) -> None:
+        self.codes = codes
+        self.code_points = code_points
+        self.src = src.astype(_offset_dtype(len(codes)), copy=False)
+        self.lengths = lengths.astype(np.int32, copy=False)
+
+    def __len__(self) -> int:
+        return len(self.src)
+
+    def __repr__(self) -> str:
+        return f"<PackedKeys: {len(self):,} strings>"
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return self._strings(self.src[index], self.lengths[index])
+        i = operator.index(index)
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(f"key {index} of {len(self)}")
+        start = int(self.src[i])
+        letters = self.codes[start : start + int(self.lengths[i])]
+        return self.code_points[letters].astype("<u4").tobytes().decode("utf-32-le")
+
+    def __iter__(self) -> Iterator[str]:
+        for lo in range(0, len(self), _DECODE_ROWS):
+            yield from self[lo : lo + _DECODE_ROWS]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PackedKeys | list | tuple):
+            return NotImplemented
+        return len(self) == len(other) and all(map(operator.eq, self, other))
+
+    def take(self, indices: np.ndarray) -> list[str | None]:
+        """The strings at ``indices``, None where an index is -1 (no such node)."""
+        indices = np.asarray(indices)
+        found = indices >= 0
+        if found.all():
+            return self._strings(self.src[indices], self.lengths[indices])
+        at = indices[found]
+        out = np.full(len(indices), None, dtype=object)
+        strings = np.empty(len(at), dtype=object)
+        strings[:] = self._strings(self.src[at], self.lengths[at])
+        out[found] = strings
+        return out.tolist()
+
+    def reorder(self, order: np.ndarray) -> PackedKeys:
+        """The same strings in another order (string ``order[i]`` first), still packed."""
+        return PackedKeys(self.codes, self.code_points, self.src[order], self.lengths[order])
+
+    def _strings(self, src: np.ndarray, lengths: np.ndarray) -> list[str]:
+        if len(src) <= _DECODE_ROWS:
+            return _decode(self.code_points, self.codes, src, lengths)
+        out: list[str] = []
+        for lo in range(0, len(src), _DECODE_ROWS):
+            hi = lo + _DECODE_ROWS
+            out += _decode(self.code_points, self.codes, src[lo:hi], lengths[lo:hi])
+        return out
 
 
 # -- tries --------------------------------------------------------------------------------
@@ -235,7 +365,7 @@ class _Trie:
     """
 
     codes: np.ndarray
-    src: np.ndarray  # int64
+    src: np.ndarray  # int32 (int64 for a text of 2**31 codes or more)
     depth: np.ndarray  # int32
     parent: np.ndarray  # int32: the node minus its last letter; -1 at the root
     last: np.ndarray  # int32: the code of the node's last letter; 0 at the root
@@ -268,8 +398,9 @@ def _prefix_trie(codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> 
     n = 1 + len(owner)
     depth = np.zeros(n, dtype=np.int32)
     depth[1:] = np.arange(n - 1, dtype=np.int32) - np.repeat(first - 2 - shared, added)
-    src = np.zeros(n, dtype=np.int64)
-    src[1:] = np.repeat(starts, added)
+    offset = _offset_dtype(len(codes))
+    src = np.zeros(n, dtype=offset)
+    src[1:] = np.repeat(starts.astype(offset, copy=False), added)
     last = codes[src + depth - 1].astype(np.int32)
     last[0] = 0
 
@@ -283,7 +414,9 @@ def _prefix_trie(codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> 
     parent = np.arange(-1, n - 1, dtype=np.int32)
     new = added > 0
     hang, at = first[new], shared[new]
-    key = depth[by_depth].astype(np.int64) * n + by_depth
+    key = depth[by_depth].astype(np.int64)
+    key *= n  # in place: one int64 array of the nodes, not three
+    key += by_depth
     query_order = np.argsort(at.astype(np.int16), kind="stable")
     hang, at = hang[query_order], at[query_order]
     parent[hang] = by_depth[np.searchsorted(key, at.astype(np.int64) * n + hang) - 1]
@@ -369,31 +502,40 @@ def _deletions(trie: _Trie, appends: _PairIndex) -> Iterator[tuple[np.ndarray, n
 
 
 def _argsort_distinct(keys: np.ndarray) -> np.ndarray:
-    """``np.argsort`` of distinct non-negative int64 keys.
+    """``np.argsort`` of distinct non-negative int64 keys, which it may overwrite.
 
     Where the keys leave room, each one's index goes in its low bits and the values are
-    sorted instead: several times faster than an argsort.
+    sorted instead, in place: several times faster than an argsort, and no memory but an
+    index column of int32.
     """
     n = len(keys)
     index_bits = max(n - 1, 1).bit_length()
     if n and int(keys.max()) >= 1 << (63 - index_bits):
         return np.argsort(keys)
-    packed = keys << index_bits | np.arange(n)
-    packed.sort()
-    return packed & ((1 << index_bits) - 1)
+    keys <<= index_bits
+    keys |= np.arange(n, dtype=np.int32 if n < 1 << 31 else np.int64)
+    keys.sort()
+    keys &= (1 << index_bits) - 1
+    return keys
 
 
-def _sorted_edges(
-    parent: np.ndarray, child: np.ndarray, rank: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _sorted_edges(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Edges in the order the solver wants them: by parent, then move order (a parent has
-    one play of each rank)."""
-    order = _argsort_distinct(parent.astype(np.int64) * (int(rank.max(initial=0)) + 1) + rank)
-    return (
-        parent[order].astype(np.int32),
-        child[order].astype(np.int32),
-        rank[order].astype(np.int32),
-    )
+    one play of each rank), from the columns ``[parent, child, rank]``.
+
+    The list is emptied as the columns are put in order, so that each unsorted column
+    can go as soon as its sorted copy is made; the one int64 sort key is built and sorted
+    in place.
+    """
+    parent, _, rank = columns
+    key = parent.astype(np.int64)
+    key *= int(rank.max(initial=0)) + 1
+    key += rank
+    del parent, rank
+    order = _argsort_distinct(key)
+    del key
+    parent, child, rank = (columns.pop(0)[order].astype(np.int32, copy=False) for _ in range(3))
+    return parent, child, rank
 
 
 # -- the variants -------------------------------------------------------------------------
@@ -427,12 +569,15 @@ def build_graph(words: Iterable[str], rules: Rules) -> Graph:
         child = np.arange(1, trie.size, dtype=np.int32)
         parent = trie.parent[1:]
         keep = ~is_word[parent]
-        edges = _sorted_edges(parent[keep], child[keep], (trie.last[1:][keep] - 1) * 4)
+        columns = [parent[keep], child[keep], (trie.last[1:][keep] - 1) * 4]
     else:
         trie, is_word = _infix_trie(text)
-        edges = _super_edges(trie, is_word, rules.variant)
+        columns = _super_edges(trie, is_word, rules.variant)
+    fragments = PackedKeys(text.codes, text.code_points, trie.src, trie.depth)
+    del trie  # the links between fragments are done with: let them go before the sort
+    edges = _sorted_edges(columns)
     return Graph(
-        fragments=_decode(text, text.codes, trie.src, trie.depth),
+        fragments=fragments,
         is_word=is_word,
         edge_parent=edges[0],
         edge_child=edges[1],
@@ -442,33 +587,44 @@ def build_graph(words: Iterable[str], rules: Rules) -> Graph:
     )
 
 
-def _super_edges(
-    trie: _Trie, is_word: np.ndarray, variant: Variant
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The plays of SuperGhost or SuperDuperGhost over the trie of infixes."""
-    # The plays into each node, one row per form, in move order within a letter.
+def _super_edges(trie: _Trie, is_word: np.ndarray, variant: Variant) -> list[np.ndarray]:
+    """The plays of SuperGhost or SuperDuperGhost over the trie of infixes, unsorted:
+    ``[parent, child, rank]`` for `_sorted_edges`."""
+    forms = _super_plays(trie, variant)
+    # Plays from fragments that are not words; of two plays between the same fragments,
+    # only the first in move order.  Each form's plays stay a column of parents and one
+    # of ranks (no n x 4 stack, no copy of it), let go once the edges are gathered.
+    keeps = []
+    for i, (parents, ranks) in enumerate(forms):
+        keep = parents >= 0
+        keep[keep] = ~is_word[parents[keep]]
+        for j, (others, other_ranks) in enumerate(forms):
+            if i != j:
+                keep &= (parents != others) | (ranks < other_ranks)
+        keeps.append(np.flatnonzero(keep).astype(np.int32))
+    parent = np.concatenate([parents[at] for (parents, _), at in zip(forms, keeps, strict=True)])
+    rank = np.concatenate([ranks[at] for (_, ranks), at in zip(forms, keeps, strict=True)])
+    del forms
+    child = np.concatenate(keeps)
+    child += 1  # keeps hold node - 1: node 0, the root, is no play's child
+    return [parent, child, rank]
+
+
+def _super_plays(trie: _Trie, variant: Variant) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The play into each node but the root, one (parents, ranks) pair per form (the
+    parent -1 where there is none), in move order within a letter."""
     child = np.arange(1, trie.size, dtype=np.int32)
     last = (trie.last[1:] - 1) * 4
     first = (trie.letters(child, 0) - 1) * 4
+    del child
     without_first = _without_first(trie, _appends(trie))
-    sources = [(trie.parent[1:], last + Form.APPEND), (without_first[1:], first + Form.PREPEND)]
+    forms = [(trie.parent[1:], last + Form.APPEND), (without_first[1:], first + Form.PREPEND)]
     if variant is Variant.SUPERDUPER:
         # Reverse then add: the parent, reversed, is the node minus its last (first) letter.
         reverse = _reversals(trie, without_first)
-        sources.append((reverse[trie.parent[1:]], last + Form.REVERSE_APPEND))
-        sources.append((reverse[without_first[1:]], first + Form.REVERSE_PREPEND))
-    parents = np.stack([p for p, _ in sources])
-    ranks = np.stack([r for _, r in sources])
-    del sources
-    # Plays from fragments that are not words; of two plays between the same fragments,
-    # only the first in move order.
-    keep = parents >= 0
-    keep[keep] = ~is_word[parents[keep]]
-    for i in range(len(parents)):
-        for j in range(len(parents)):
-            if i != j:
-                keep[i] &= (parents[i] != parents[j]) | (ranks[i] < ranks[j])
-    return _sorted_edges(parents[keep], np.broadcast_to(child, parents.shape)[keep], ranks[keep])
+        forms.append((reverse[trie.parent[1:]], last + Form.REVERSE_APPEND))
+        forms.append((reverse[without_first[1:]], first + Form.REVERSE_PREPEND))
+    return forms
 
 
 def build_insert_graph(words: Iterable[str], min_length: int) -> Graph:
@@ -493,9 +649,9 @@ def build_insert_graph(words: Iterable[str], min_length: int) -> Graph:
         keep[keep] = ~is_word[rows[keep]]
         rank = (letter - 1) * 256 + np.arange(d)
         parts.append((rows[keep], np.broadcast_to(nodes[:, None], rows.shape)[keep], rank[keep]))
-    edges = _sorted_edges(*(np.concatenate(column) for column in zip(*parts, strict=True)))
+    edges = _sorted_edges([np.concatenate(column) for column in zip(*parts, strict=True)])
     return Graph(
-        fragments=_decode(text, text.codes, trie.src, trie.depth),
+        fragments=PackedKeys(text.codes, text.code_points, trie.src, trie.depth),
         is_word=is_word,
         edge_parent=edges[0],
         edge_child=edges[1],
@@ -563,14 +719,17 @@ def build_anagram_graph(words: Iterable[str], min_length: int) -> Graph:
         keep[keep] = ~final[parent[keep]]
         child = np.broadcast_to(position_at[nodes][:, None], dropped.shape)
         parts.append((parent[keep], child[keep], letter[keep] - 1))
-    edges = _sorted_edges(*(np.concatenate(column) for column in zip(*parts, strict=True)))
+    edges = _sorted_edges([np.concatenate(column) for column in zip(*parts, strict=True)])
+    # The keys' letters copied out of the rows of sorted letters, which are let go.
+    key_length = keys.depth[keys.end]
+    key_codes, key_src = _gather(flat, keys.src[keys.end], key_length)
     return Graph(
-        fragments=_decode(text, flat, keys.src[keys.end], keys.depth[keys.end]),
+        fragments=PackedKeys(key_codes, text.code_points, key_src, key_length),
         is_word=final,
         edge_parent=edges[0],
         edge_child=edges[1],
         edge_rank=edges[2],
         alphabet=text.alphabet,
         variant=Variant.GHOST,
-        labels=_decode(text, text.codes, infixes.src[said], infixes.depth[said]),
+        labels=PackedKeys(text.codes, text.code_points, infixes.src[said], infixes.depth[said]),
     )
