@@ -147,7 +147,9 @@ def test_chunks_make_each_chunks_values(monkeypatch: pytest.MonkeyPatch) -> None
     for _, names_out, chunk in _chunks([table], job_id=9):
         assert names_out[0] == "solution_id"
         assert chunk.columns[0] == 9
-        assert all(isinstance(c, list) for c in chunk.columns[1:5])
+        assert isinstance(chunk.columns[1], np.ndarray)  # bound by Columns
+        assert all(isinstance(c, list) for c in chunk.columns[2:4])
+        assert isinstance(chunk.columns[4], np.ma.MaskedArray)
         rows.extend(chunk.rows())
     assert len(rows) == n
     assert [r[2] for r in rows] == keys
@@ -155,4 +157,4 @@ def test_chunks_make_each_chunks_values(monkeypatch: pytest.MonkeyPatch) -> None
     assert [r[4] for r in rows[:6]] == [None] * 5 + [0]
     assert {r[5] for r in rows} == {"x"} and {r[6] for r in rows} == {None}
     assert [r[7] for r in rows[:5]] == ["loss", "draw", "tie", "win", "loss"]
-    assert _part(graph.level, 0, 2) == graph.level[:2].tolist()
+    assert np.array_equal(_part(graph.level, 0, 2), graph.level[:2])

@@ -309,3 +309,47 @@ def test_bulk_insert_binds_a_column_of_one_value_once_a_statement(
             q.close_stage(conn)
     expected = [(7, w) for w in words] + [(8, "one")]
     assert rows == (expected if staged else sorted(expected))
+
+
+def test_bulk_insert_packs_small_whole_numbers_and_keeps_every_value(store: Store) -> None:
+    """SQLite binds columns of small whole numbers four to a value (`Columns.layout`):
+    every value comes back as given, NULLs (masked entries) included; a column with a
+    value too big or negative to pack, or a list, is bound as it is."""
+    import numpy as np
+
+    from ghostdb.store import queries as q
+    from ghostdb.store.db import writing
+    from ghostdb.store.schema import positions
+
+    n = 2345
+    rng = np.random.default_rng(7)
+    limit = (1 << q.FIELD_BITS) - 1
+    length = np.ma.masked_array(rng.integers(0, limit, n), mask=rng.random(n) < 0.3)
+    columns = {
+        "level": np.arange(n) % 40,
+        "fragment": [f"f{i:05d}" for i in range(n)],
+        "reachable": rng.random(n) < 0.5,
+        "outcome": rng.integers(0, 4, n),
+        "game_length": length,
+        "best_play": np.ma.masked_array(np.full(n, limit - 1), mask=np.arange(n) % 3 == 0),
+        "winning_moves": rng.integers(0, 2 * limit, n),  # too big to pack
+        "drawing_moves": rng.integers(-3, 3, n),  # negative: not packed
+        "safe_seats": np.zeros(n, dtype=np.int64),
+    }
+    rows = q.Columns(n, [1, *columns.values()])
+    assert [how for how, _, _ in rows.layout(pack=True)].count("pack") == 6
+    with writing(store.engine) as conn:
+        q.bulk_insert(conn, positions, ("solution_id", *columns), rows)
+        driver = conn.connection.driver_connection
+        names = ", ".join(columns)
+        stored = driver.execute(
+            f"SELECT {names} FROM positions WHERE solution_id = 1 ORDER BY fragment"
+        ).fetchall()
+        conn.rollback()
+    for i, row in enumerate(stored):
+        expected = [
+            None if v is np.ma.masked else (v.item() if hasattr(v, "item") else v)
+            for v in (c[i] for c in columns.values())
+        ]
+        expected[2] = int(expected[2])
+        assert list(row) == expected, i

@@ -537,12 +537,12 @@ def _nullable(column: np.ndarray) -> np.ndarray:
 
 
 def _part(column: Any, lo: int, hi: int) -> Any:
-    """Rows ``lo:hi`` of a column as the driver binds them: a numpy array's values as
-    Python numbers (a masked array's masked entries as None), a `_Lookup`'s values, a
+    """Rows ``lo:hi`` of a column as `ghostdb.store.queries.Columns` takes them: a numpy
+    array's slice (a masked array's masked entries are NULL), a `_Lookup`'s values, a
     list's or keys' slice; anything else (a string, a number, None) is one value for
     every row."""
     if isinstance(column, np.ndarray):
-        return column[lo:hi].tolist()
+        return column[lo:hi]  # `ghostdb.store.queries.Columns` binds it
     if isinstance(column, _Lookup):
         return column.part(lo, hi)
     if column is None or isinstance(column, str | int | float | bytes):

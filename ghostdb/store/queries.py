@@ -102,10 +102,17 @@ def dictionary_words(conn: Connection, dictionary_id: int, min_length: int = 1) 
 # -- bulk writes -----------------------------------------------------------------------------
 
 
+FIELD_BITS = 15
+"""SQLite: small whole-number columns are bound packed, several to one integer, this many
+bits each (`Columns.layout`)."""
+_FIELD_NULL = (1 << FIELD_BITS) - 1  # a packed field's NULL
+_FIELDS_PER_WORD = 4  # 60 bits of a 64-bit integer
+
+
 class Columns:
-    """Rows given column by column (each a sequence of ``count`` values, or one value for
-    every row): how a solve job hands over its arrays, so that no Python code runs per row
-    on SQLite."""
+    """Rows given column by column: each a list or tuple of ``count`` values, a numpy
+    array (a masked array's masked entries are NULL), or one value for every row.  How a
+    solve job hands over its arrays, so that no Python code runs per row on SQLite."""
 
     def __init__(self, count: int, columns: Sequence[Any]) -> None:
         self.count = count
@@ -114,37 +121,71 @@ class Columns:
     def __len__(self) -> int:
         return self.count
 
-    def constant(self) -> tuple[bool, ...]:
-        """Which columns are one value for every row."""
-        return tuple(not isinstance(c, list | tuple) for c in self.columns)
+    @staticmethod
+    def _varies(column: Any) -> bool:
+        return isinstance(column, list | tuple) or hasattr(column, "tolist")
 
-    def flat(self, *, varying_only: bool = False) -> list[Any]:
-        """All values, row after row (filled column by column by slice assignment, at C
-        speed and without numpy); ``varying_only``: without the columns of one value."""
-        columns = (
-            [c for c in self.columns if isinstance(c, list | tuple)]
-            if varying_only
-            else self.columns
-        )
-        width = len(columns)
+    def layout(self, pack: bool) -> tuple[tuple[str, int, int], ...]:
+        """How each column is bound: ``("one", 0, 0)`` once a statement (one value for
+        every row), ``("own", k, 0)`` as the row's k-th value, or ``("pack", k, shift)``
+        as bits ``shift`` … of the row's k-th value, an integer that carries up to four
+        columns of whole numbers below 2**15 - 1 (with ``pack``: binding a value costs
+        more than SQLite's unpacking it, and a solve's rows are mostly small numbers)."""
+        own = [i for i, c in enumerate(self.columns) if self._varies(c)]
+        packed = [i for i in own if pack and _small_whole_numbers(self.columns[i])]
+        if len(packed) < 2:  # nothing saved
+            packed = []
+        found: dict[int, tuple[str, int, int]] = {}
+        for i in own:
+            if i not in packed:
+                found[i] = ("own", len(found), 0)
+        words = len(found)
+        for n, i in enumerate(packed):
+            found[i] = ("pack", words + n // _FIELDS_PER_WORD, FIELD_BITS * (n % _FIELDS_PER_WORD))
+        return tuple(found.get(i, ("one", 0, 0)) for i in range(len(self.columns)))
+
+    def bound(self, layout: Sequence[tuple[str, int, int]]) -> tuple[list[Any], list[Any]]:
+        """The values bound once a statement, and those bound for each row, row after row
+        (filled a column at a time by slice assignment, at C speed)."""
+        import numpy as np
+
+        shared = [c for c, (how, _, _) in zip(self.columns, layout, strict=True) if how == "one"]
+        lists: dict[int, Any] = {}
+        words: dict[int, Any] = {}
+        for column, (how, k, shift) in zip(self.columns, layout, strict=True):
+            if how == "own":  # one value for every row too, when all are
+                lists[k] = _python(column) if self._varies(column) else [column] * self.count
+            elif how == "pack":
+                field = np.ma.filled(np.ma.asarray(column).astype(np.int64), _FIELD_NULL)
+                words[k] = words.get(k, 0) | (field << shift)
+        for k, word in words.items():
+            lists[k] = word.tolist()
+        width = len(lists)
         values: list[Any] = [None] * (self.count * width)
-        for j, column in enumerate(columns):
-            if isinstance(column, list | tuple):
-                values[j::width] = column
-            elif isinstance(column, str | int | float | bytes):
-                values[j::width] = repeat(column, self.count)
-            elif column is not None:  # the driver binds Python values only
-                raise TypeError(f"a column is a list, a tuple or one value, not {column!r}")
-        return values
+        for k, column in lists.items():
+            values[k::width] = column
+        return shared, values
 
     def rows(self) -> Iterable[tuple[Any, ...]]:
         return zip(
-            *(
-                c if isinstance(c, Sequence) and not isinstance(c, str) else repeat(c)
-                for c in self.columns
-            ),
+            *(_python(c) if self._varies(c) else repeat(c) for c in self.columns),
             strict=False,
         )
+
+
+def _python(column: Any) -> Any:
+    """A column's values as the driver binds them: a numpy array's as Python numbers."""
+    return column.tolist() if hasattr(column, "tolist") else column
+
+
+def _small_whole_numbers(column: Any) -> bool:
+    """A numpy array of integers (or booleans) all in 0 … 2**15 - 2 where not masked."""
+    kind = getattr(getattr(column, "dtype", None), "kind", "")
+    if kind == "b":
+        return True
+    if kind not in ("i", "u") or not len(column):
+        return False
+    return bool(column.min() >= 0 and column.max() < _FIELD_NULL)
 
 
 def bulk_insert(
@@ -160,10 +201,13 @@ def bulk_insert(
     SQLite: the driver's ``executemany`` of a many-row ``INSERT … VALUES (…), (…)``, up to
     999 parameters a statement (per-statement overhead, not SQLite's B-tree, bounds a plain
     ``executemany``: this is 40% faster, and about 3x faster than Core with a list of dicts).
-    A column of one value (`Columns`) is bound once a statement, not once a row
-    (``INSERT … SELECT ?, column1 FROM (VALUES (?), (?), …)``: storing Polish's 4 million
-    words takes a quarter less time).  PostgreSQL: ``COPY``.  Others: Core ``insert``.
-    ``staged``: into the table's copy in the connection's stage (SQLite; see `open_stage`).
+    Binding is most of the time left, so `Columns` bind less
+    (``INSERT … SELECT ?, column1, column2 & 32767, … FROM (VALUES (?, ?), …)``): a column of
+    one value once a statement, not once a row (storing Polish's 4 million words takes a
+    quarter less time), and small whole numbers packed four to a value (see
+    `Columns.layout`: a solve's rows are written a third faster).  PostgreSQL: ``COPY``.
+    Others: Core ``insert``.  ``staged``: into the table's copy in the connection's stage
+    (SQLite; see `open_stage`).
     """
     if not isinstance(rows, Columns):
         rows = list(rows)
@@ -171,28 +215,26 @@ def bulk_insert(
         return
     dialect = conn.dialect.name
     if dialect == "sqlite":
-        constant: tuple[bool, ...] = ()
-        shared: list[Any] = []  # the values bound once a statement
         if isinstance(rows, Columns):
-            constant = rows.constant()
-            if all(constant):  # nothing left to make rows of
-                constant = ()
-            shared = [c for c, one in zip(rows.columns, constant, strict=False) if one]
-            flat = rows.flat(varying_only=bool(constant))
+            layout = rows.layout(pack=True)
+            if all(how == "one" for how, _, _ in layout):  # nothing left to make rows of
+                layout = tuple(("own", k, 0) for k in range(len(layout)))
+            shared, flat = rows.bound(layout)
         else:
-            flat = list(chain.from_iterable(rows))
-        width = len(columns) - len(shared)
+            layout = tuple(("own", k, 0) for k in range(len(columns)))
+            shared, flat = [], list(chain.from_iterable(rows))
+        width = 1 + max((k for how, k, _ in layout if how != "one"), default=-1)
         per = max(1, (999 - len(shared)) // width)
         full, rest = divmod(len(rows), per)
         driver = conn.connection.driver_connection
         step = per * width
         if full:
             driver.executemany(  # type: ignore[union-attr]
-                _many_rows_sql(table, tuple(columns), per, staged, constant),
+                _many_rows_sql(table, tuple(columns), per, staged, layout),
                 (shared + flat[i : i + step] for i in range(0, full * step, step)),
             )
         if rest:
-            sql = _many_rows_sql(table, tuple(columns), rest, staged, constant)
+            sql = _many_rows_sql(table, tuple(columns), rest, staged, layout)
             driver.execute(sql, shared + flat[full * step :])  # type: ignore[union-attr]
     elif dialect == "postgresql":
         cols = ", ".join(columns)
@@ -210,24 +252,33 @@ def _many_rows_sql(
     table: Any,
     columns: Sequence[str],
     count: int,
-    staged: bool = False,
-    constant: tuple[bool, ...] = (),
+    staged: bool,
+    layout: tuple[tuple[str, int, int], ...],
 ) -> str:
     """``INSERT INTO table (columns) VALUES (?, …), …`` for ``count`` rows, parameters in
-    row-major order; with columns ``constant`` (one value for all rows), ``INSERT INTO
-    table (columns) SELECT ?, column1, … FROM (VALUES (?, …), …)``, their parameters first.
-    Written directly, not compiled by SQLAlchemy (0.3 s a solve); the names are the
-    schema's own, every value a bound parameter."""
+    row-major order; when some columns are bound once a statement or packed (see
+    `Columns.layout`), ``INSERT INTO table (columns) SELECT ?, column1, column2 & 32767,
+    … FROM (VALUES (?, …), …)``, the once-a-statement parameters first.  Written
+    directly, not compiled by SQLAlchemy (0.3 s a solve); the names are the schema's own,
+    every value a bound parameter."""
     assert set(columns) <= set(table.c.keys()), "columns of the table"
     into = f"{STAGE}.{table.name}" if staged else table.name
     head = f"INSERT INTO {into} ({', '.join(columns)})"
-    if not any(constant):
-        row = "(" + ", ".join("?" * len(columns)) + ")"
+    width = 1 + max((k for how, k, _ in layout if how != "one"), default=-1)
+    row = "(" + ", ".join("?" * width) + ")"
+    if all(how == "own" for how, _, _ in layout):
         return f"{head} VALUES " + ", ".join([row] * count)
-    numbers = iter(range(1, len(constant) + 1))
-    select = ", ".join("?" if one else f"column{next(numbers)}" for one in constant)
-    row = "(" + ", ".join("?" * constant.count(False)) + ")"
-    return f"{head} SELECT {select} FROM (VALUES " + ", ".join([row] * count) + ")"
+    mask = _FIELD_NULL
+
+    def select(how: str, k: int, shift: int) -> str:
+        if how == "one":
+            return "?"
+        if how == "own":
+            return f"column{k + 1}"
+        return f"nullif((column{k + 1} >> {shift}) & {mask}, {mask})"
+
+    chosen = ", ".join(select(*spec) for spec in layout)
+    return f"{head} SELECT {chosen} FROM (VALUES " + ", ".join([row] * count) + ")"
 
 
 # -- staged writes (SQLite) ------------------------------------------------------------------
