@@ -1,9 +1,9 @@
 """Whether a solve fits in memory, asked before it writes anything.
 
-A solve holds every position at once — keys, graph arrays, values, the columns to write —
-at about `BYTES_PER_POSITION` at its peak (measured: 340-360 bytes of resident memory a
-position for Ghost, SuperGhost and SuperDuperGhost on Polish and ENABLE, and about 1.16
-times that of address space).  A list too big for the machine would otherwise run for
+A solve holds every position at once — its key packed as letter codes, graph arrays,
+values — at about `BYTES_PER_POSITION` at its peak (measured, the interpreter and the word
+list included: 170-230 bytes of resident memory a position for Ghost and SuperDuperGhost
+on Debian's Polish and american-english-insane lists, 190-240 of address space).  A list too big for the machine would otherwise run for
 minutes and then fail in the kernel's out-of-memory killer or in a MemoryError half-way;
 `check` refuses it first, in one line, with the store untouched.
 
@@ -27,9 +27,9 @@ if TYPE_CHECKING:
 
     from ghostdb.games.base import Game
 
-BYTES_PER_POSITION = 400
+BYTES_PER_POSITION = 280
 """A solve's peak address space per position (see the module's docstring)."""
-RESIDENT_PER_POSITION = 360
+RESIDENT_PER_POSITION = 240
 """A solve's peak resident memory per position: what available memory and a cgroup's
 limit are compared with."""
 SKIP_ENV = "GHOSTDB_MEMORY_CHECK"
