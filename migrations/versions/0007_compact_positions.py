@@ -189,27 +189,24 @@ def _analyze() -> None:
         op.execute("ANALYZE positions")  # a new table has no statistics yet
 
 
-def upgrade() -> None:
-    _set_aside("positions_0006")
-    _positions_table(compact=True)
-    code = " ".join(f"WHEN '{name}' THEN {i}" for i, name in enumerate(NAMES))
+def _rebuild(compact: bool) -> None:
+    """Copy the rows into a new table of the other form, then drop the old one."""
+    old = "positions_0006" if compact else "positions_0007"
+    _set_aside(old)
+    _positions_table(compact)
+    pairs = [(f"'{name}'", str(code)) for code, name in enumerate(NAMES)]
+    case = " ".join(f"WHEN {a} THEN {b}" for a, b in (pairs if compact else map(reversed, pairs)))
     op.execute(
-        f"INSERT INTO positions ({KEPT}, outcome) "
-        f"SELECT {KEPT}, CASE outcome {code} END FROM positions_0006"
+        f"INSERT INTO positions ({KEPT}, outcome) SELECT {KEPT}, CASE outcome {case} END FROM {old}"
     )
-    _convert("positions_0006", to_play=True)
-    op.drop_table("positions_0006")
+    _convert(old, to_play=compact)
+    op.drop_table(old)
     _analyze()
+
+
+def upgrade() -> None:
+    _rebuild(compact=True)
 
 
 def downgrade() -> None:
-    _set_aside("positions_0007")
-    _positions_table(compact=False)
-    name = " ".join(f"WHEN {i} THEN '{name}'" for i, name in enumerate(NAMES))
-    op.execute(
-        f"INSERT INTO positions ({KEPT}, outcome) "
-        f"SELECT {KEPT}, CASE outcome {name} END FROM positions_0007"
-    )
-    _convert("positions_0007", to_play=False)
-    op.drop_table("positions_0007")
-    _analyze()
+    _rebuild(compact=False)
