@@ -3,9 +3,10 @@
 A solve holds every position at once — its key packed as letter codes, graph arrays,
 values — at about `BYTES_PER_POSITION` at its peak (measured, the interpreter and the word
 list included: 170-230 bytes of resident memory a position for Ghost and SuperDuperGhost
-on Debian's Polish and american-english-insane lists, 190-240 of address space).  A list too big for the machine would otherwise run for
-minutes and then fail in the kernel's out-of-memory killer or in a MemoryError half-way;
-`check` refuses it first, in one line, with the store untouched.
+on Debian's Polish and american-english-insane lists, 190-240 of address space).  A list
+too big for the machine would otherwise run for minutes and then fail in the kernel's
+out-of-memory killer or in a MemoryError half-way; `check` refuses it first, in one line,
+with the store untouched.
 
 What is available is the least of: the memory the kernel reports available, the
 address-space limit (``ulimit -v``) less what this process already uses, and a cgroup v2
