@@ -139,7 +139,7 @@ def test_chunks_make_each_chunks_values(monkeypatch: pytest.MonkeyPatch) -> None
     keys = list(graph.keys)
     best = np.arange(-1, n - 1)
     lengths = np.ma.masked_array(np.arange(n) - 5, mask=np.arange(n) < 5)
-    names = np.array(["loss", "draw", "tie", "win"], dtype=object)
+    names = KeyList(["loss", "draw", "tie", "win"])
     columns = [graph.level, graph.keys, _Lookup(graph.keys, best), lengths, "x", None]
     columns.append(_Lookup(names, np.arange(n) % 4))
     table = ("positions", ("a", "b", "c", "d", "e", "f", "g"), columns, n)

@@ -466,18 +466,14 @@ what a column may be."""
 
 @dataclass(frozen=True)
 class _Lookup:
-    """A column read through an index, a chunk at a time: ``values``' entries at
-    ``index``.  ``values`` is a numpy array or a graph's keys
-    (`ghostdb.games.base.Keys`: index -1 gives None)."""
+    """A column of keys read through an index, a chunk at a time: ``values``' entries at
+    ``index`` (`ghostdb.games.base.Keys`: index -1 gives None)."""
 
     values: Any
     index: np.ndarray
 
     def part(self, lo: int, hi: int) -> list[Any]:
-        at = self.index[lo:hi]
-        if isinstance(self.values, np.ndarray):
-            return self.values[at].tolist()
-        return self.values.take(at)
+        return self.values.take(self.index[lo:hi])
 
 
 def _tables(

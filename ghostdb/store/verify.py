@@ -74,7 +74,6 @@ KINDS = (
 )
 """Every kind of inconsistency, in the order reports list them."""
 
-_CODE = {name: code for code, name in enumerate(VALUE_NAMES)}
 _FLIP = np.array([*FLIP, -1], dtype=np.int8)  # index -1 (an unreadable value) stays -1
 _NONE = -1  # a NULL length or seat mask
 _NO_PLAY = -2  # a stored best play number that no play of the position has

@@ -129,8 +129,9 @@ def _convert(old: str, to_play: bool) -> None:
         ).all()
         levels, keys, stored = (list(c) for c in zip(*rows, strict=True)) if rows else ([],) * 3
         found: list[Any] = [None] * len(rows)
-        graph = game.build(words) if game.word_game == (words is not None) else None
-        if graph is not None and words != [] and keys == list(graph.keys):
+        buildable = game.word_game == bool(words)  # a word game's dictionary has its words
+        graph = game.build(words) if buildable else None
+        if graph is not None and keys == list(graph.keys):
             parent, child = graph.edge_parent, graph.edge_child
             numbers = play_numbers(graph)
             if to_play:
@@ -144,9 +145,11 @@ def _convert(old: str, to_play: bool) -> None:
                 hit = (numbers == wanted[parent]) & (numbers >= 0)
                 for p, c in zip(parent[hit].tolist(), child[hit].tolist(), strict=True):
                     found[p] = keys[c]
-        for i, key in enumerate(keys):  # what the graph did not account for
-            if stored[i] is not None and found[i] is None:
-                found[i] = _from_moves(game, key, stored[i], set(keys), to_play)
+        unaccounted = [i for i in range(len(keys)) if stored[i] is not None and found[i] is None]
+        if unaccounted:  # rows the graph did not account for
+            present = set(keys)
+            for i in unaccounted:
+                found[i] = _from_moves(game, keys[i], stored[i], present, to_play)
         _write(bind, target, solution_id, levels, keys, stored, found)
 
 
