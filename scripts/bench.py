@@ -385,16 +385,22 @@ def enable_duper(bench: Bench) -> list[Row]:
     return versus(title, ("ghostdb", a), ("notebook peer, duper all", b), 0.25, peak)
 
 
-def api_lookups(bench: Bench, db: str, name: str, label: str, limit: float | None) -> Row:
-    """Lookups of random reachable fragments (with their plays) through `Store.lookup`."""
+def api_lookups(bench: Bench, db: str, name: str, label: str, limit: float) -> list[Row]:
+    """Lookups of random reachable fragments (with their plays) through the Python API:
+    one at a time (`Solution.lookup`) and a thousand at a time (`Solution.lookup_many`),
+    both against ``limit``."""
     data, _ = child("lookups", db, name, bench.lookups)
     note = (
         f"median of 3 rounds of {bench.lookups:,} random fragments "
         f"of {data['reachable']:,} reachable"
     )
-    if limit is None:
-        return Row(label, rate(data["rate"]), note=note)
-    return at_least(label, data["rate"], limit, rate, note)
+    rows = [
+        at_least(f"{label}, one at a time", data["rate"], limit, rate, note),
+        at_least(f"{label}, 1,000 at a time", data["batch_rate"], limit, rate, "lookup_many"),
+    ]
+    if "round_trip" in data:
+        rows.append(Row(f"{label}: one round trip (SELECT 1)", rate(data["round_trip"])))
+    return rows
 
 
 BARE_READ = """\
@@ -419,7 +425,7 @@ def lookups(bench: Bench) -> list[Row]:
         LOOKUP_PAIRS,
     )
     return [
-        api_lookups(bench, db, name, f"{name} lookups through the Python API", 100_000),
+        *api_lookups(bench, db, name, f"{name} lookups through the Python API", 100_000),
         *versus(
             f"`ghostdb lookup {name} gho`",
             ("a fresh process", a),
@@ -624,7 +630,7 @@ def postgres(bench: Bench, url: str) -> list[Row]:
     lookups = f"PostgreSQL: {s.name} lookups through the API"
     rows = [
         at_most(title, s.seconds, 3.0, secs, note),
-        api_lookups(bench, url, s.name, lookups, 30e3),
+        *api_lookups(bench, url, s.name, lookups, 30e3),
     ]
     if not POLISH.is_file():
         skipped = f"skipped: no {POLISH} (apt-get install wpolish)"
@@ -881,13 +887,29 @@ def task_lookups(db: str, name: str, count: str) -> dict[str, Any]:
         sample = random.Random(0).choices(sorted(reachable), k=int(count))
         solution = store.solution(name, rules)
         solution.lookup()  # the one warm-up
-        rates = []
+        rates, batch_rates = [], []
         for _ in range(3):
             start = time.perf_counter()
             for fragment in sample:
                 solution.lookup(fragment)
             rates.append(len(sample) / (time.perf_counter() - start))
-    return {"rate": statistics.median(rates), "reachable": len(reachable)}
+            start = time.perf_counter()
+            for lo in range(0, len(sample), 1000):
+                solution.lookup_many(sample[lo : lo + 1000])
+            batch_rates.append(len(sample) / (time.perf_counter() - start))
+        found = {
+            "rate": statistics.median(rates),
+            "batch_rate": statistics.median(batch_rates),
+            "reachable": len(reachable),
+        }
+        if store.engine.dialect.name == "postgresql":  # what one lookup cannot beat
+            with store.engine.connect() as conn:
+                driver = conn.connection.driver_connection
+                start = time.perf_counter()
+                for _ in range(20_000):
+                    driver.execute("SELECT 1").fetchall()
+                found["round_trip"] = 20_000 / (time.perf_counter() - start)
+    return found
 
 
 def task_reads(db: str, name: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ are dropped first), e.g. ``postgresql+psycopg://postgres@/scratch?host=/tmp``; n
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +18,8 @@ from conftest import OWN_WORDLISTS, write_list
 from sqlalchemy import create_engine, select, text
 
 from ghostdb import Rules, Store, open_store
-from ghostdb.games.ghost.rules import STANDARD_VARIANTS
+from ghostdb.games.ghost.rules import STANDARD_VARIANTS, Variant
+from ghostdb.store import lookups
 from ghostdb.store.schema import metadata, positions
 
 PG_URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL", "")
@@ -161,6 +163,8 @@ def test_lookups_read_the_same_plays_as_sqlite_whatever_the_letters(
     fragments = {w[:k] for w in words.split() for k in range(len(w))}
     for fragment in sorted(fragments):
         assert pg.lookup("letters", fragment) == store.lookup("letters", fragment), fragment
+    asked = [*sorted(fragments), "żą", "qq"]
+    assert pg.solution("letters").lookup_many(asked) == store.solution("letters").lookup_many(asked)
     # Whatever the server's own locale (this one's may sort by code point anyway).
     with pg.engine.connect() as conn:
         collations = conn.execute(
@@ -170,6 +174,19 @@ def test_lookups_read_the_same_plays_as_sqlite_whatever_the_letters(
             )
         ).all()
     assert collations == [("plans", "C"), ("positions", "C")]
+
+
+def test_lookup_many_reads_as_get(pg: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many positions in statements of a few keys each, in the order asked, repeats and
+    unstored ones too; the variants read a position at a time in the same snapshot."""
+    monkeypatch.setattr(lookups, "BATCH_KEYS", 7)
+    rng = random.Random(2)
+    for name, rules in (("enable1", Rules()), ("five", Rules(Variant.SUPERDUPER, 3, True))):
+        solution = pg.solution(name, rules)
+        words = pg.words(name, 3)
+        asked = [w[: rng.randint(0, len(w))] for w in rng.sample(words, min(30, len(words)))]
+        asked += ["ab", "ab", "xq", "zzzz", ""]
+        assert solution.lookup_many(asked) == [solution.get(k) for k in asked], name
 
 
 def test_revision_0007_keeps_every_answer_through_a_downgrade(pg: Store, tmp_path: Path) -> None:

@@ -15,8 +15,12 @@ finds nothing, and the caller then asks for the new id (`Lookups.ref` with ``ref
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import json
 import threading
 from collections.abc import Sequence
+from itertools import groupby
 from typing import Any, NamedTuple
 
 from sqlalchemy import Integer, bindparam, select, union_all
@@ -34,6 +38,9 @@ from ghostdb.values import Outcome, Play, Position
 
 LOOKUP_CACHE_KIB = 16 * 1024
 """The page cache of a thread's SQLite connection for lookups (see `Lookups.dbapi`)."""
+
+BATCH_KEYS = 1000
+"""PostgreSQL: the most positions `Lookups.read_many` asks for in one statement."""
 
 POSITION_FIELDS = (
     "fragment",
@@ -69,6 +76,7 @@ class Lookups:
         # Where every move appends a character (plain Ghost), a position and its plays
         # are one range of the primary key (see `extended_positions_sql`).
         self.range_sql = extended_positions_sql(engine.dialect.name)
+        self.batch_sql = batch_positions_sql(engine.dialect.name)
         self._local = threading.local()
 
     def close(self) -> None:
@@ -127,6 +135,65 @@ class Lookups:
             if row[0] == key:
                 return _position(name, game, key, rows, candidates)
         return None
+
+    def read_many(self, name: str, ref: SolutionRef, keys: Sequence[str]) -> list[Position | None]:
+        """`read` of each (canonical) key, in order, all in one read snapshot: what one
+        process publishes meanwhile is seen by all of them or by none.
+
+        One transaction instead of one a lookup: on SQLite that spares each read the
+        file locks of its own transaction (a third of a lookup's time); on PostgreSQL,
+        plain Ghost's positions are read a thousand at a time, one round trip each (a
+        round trip costs more than the server's reading of a position).  The collector
+        is paused meanwhile: the positions built are no cycles, and collecting as they
+        pile up would cost a fifth of the time."""
+        driver = self.dbapi()
+        sqlite = self.engine.dialect.name == "sqlite"
+        collecting = gc.isenabled()
+        gc.disable()
+        driver.execute("BEGIN" if sqlite else "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        try:
+            if self.batch_sql is None or not ref.game.children_extend_key:
+                found = [self.read(name, ref, key) for key in keys]
+            else:
+                found = self._read_batches(name, ref, keys)
+        except BaseException:
+            with contextlib.suppress(Exception):  # the error that ended the reads is told
+                driver.execute("ROLLBACK")
+            raise
+        finally:
+            if collecting:
+                gc.enable()
+        driver.execute("COMMIT")
+        return found
+
+    def _read_batches(
+        self, name: str, ref: SolutionRef, keys: Sequence[str]
+    ) -> list[Position | None]:
+        """Plain Ghost: `batch_positions_sql`, `BATCH_KEYS` keys a statement."""
+        found: list[Position | None] = []
+        game = ref.game
+        sqlite = self.engine.dialect.name == "sqlite"
+        for lo in range(0, len(keys), BATCH_KEYS):
+            part = keys[lo : lo + BATCH_KEYS]
+            args: Any
+            if sqlite:
+                args = (ref.id, json.dumps(part, ensure_ascii=False))
+            else:
+                args = {
+                    "s": ref.id,
+                    "l": [len(key) for key in part],
+                    "f": list(part),
+                    "h": [key + _HIGHEST for key in part],
+                }
+            rows = self.dbapi().execute(self.batch_sql, args).fetchall()
+            heads: dict[int, list[Any]] = {}
+            for i, group in groupby(rows, key=lambda r: r[0]):
+                heads[i] = [r[2:] for r in group]
+            for i, key in enumerate(part, 0 if sqlite else 1):
+                got = heads.get(i)
+                ok = got is not None and got[0][0] == key
+                found.append(_extended_position(name, game, key, got) if ok else None)
+        return found
 
     def plan_next(self, ref: SolutionRef, key: str) -> str | None:
         """The position the stored plan moves to from ``key`` (None: none stored)."""
@@ -278,6 +345,52 @@ def extended_positions_sql(dialect: str) -> str | None:
     rows = f"SELECT {', '.join(POSITION_FIELDS)} FROM {positions.name} WHERE solution_id = {s}"
     head = f"{rows} AND level = {level} AND fragment = {f}"
     return f"{head} UNION ALL {rows} AND level = {level} + 1 AND fragment > {f} AND fragment < {h}"
+
+
+def batch_positions_sql(dialect: str) -> str | None:
+    """`extended_positions_sql` for many positions at once: each key's rows together, in
+    the keys' order (the key's number first: from 0 on SQLite, from 1 on PostgreSQL),
+    head first, plays in key order.  One statement for a thousand keys spares a round
+    trip each on PostgreSQL, and on SQLite the driver's work of a statement each.
+
+    Parameters: SQLite's ``?1`` the solution id, ``?2`` a JSON array of the keys (a
+    key's level is its length); PostgreSQL's ``%(s)s`` the solution id, ``%(l)s``,
+    ``%(f)s``, ``%(h)s`` arrays of levels, keys and keys followed by the highest
+    character.  None for another database."""
+    fields = ", ".join(f"p.{f}" for f in POSITION_FIELDS)
+    if dialect == "sqlite":
+        keys = "(SELECT key AS i, value AS fragment, length(value) AS level FROM json_each(?2))"
+        keys += " AS k"
+        solution, high = "?1", "k.fragment || char(1114111)"
+    elif dialect == "postgresql":
+        keys = (
+            "unnest(%(l)s::integer[], %(f)s::text[], %(h)s::text[])"
+            " WITH ORDINALITY AS k(level, fragment, high, i)"
+        )
+        solution, high = "%(s)s", "k.high"
+    else:
+        return None
+    if dialect == "sqlite":
+        rows = f"FROM {keys} JOIN {positions.name} AS p ON p.solution_id = {solution} AND"
+        head = f"SELECT k.i, 0, {fields} {rows} p.level = k.level AND p.fragment = k.fragment"
+        plays = (
+            f"SELECT k.i, 1, {fields} {rows} p.level = k.level + 1"
+            f" AND p.fragment > k.fragment AND p.fragment < {high}"
+        )
+        return f"{head} UNION ALL {plays} ORDER BY 1, 2, 3"
+    # PostgreSQL plans a join of the keys with the table as a scan of the table: each
+    # key's two reads are a lateral subquery instead, two index probes a key.
+    rows = f"SELECT 0 AS side, {fields} FROM {positions.name} AS p WHERE p.solution_id = {solution}"
+    head = f"{rows} AND p.level = k.level AND p.fragment = k.fragment"
+    plays = (
+        f"{rows.replace('0 AS side', '1')} AND p.level = k.level + 1"
+        f" AND p.fragment > k.fragment AND p.fragment < {high}"
+    )
+    picked = ", ".join(f"r.{f}" for f in POSITION_FIELDS)
+    return (
+        f"SELECT k.i, r.side, {picked} FROM {keys}"
+        f" CROSS JOIN LATERAL ({head} UNION ALL {plays}) AS r ORDER BY k.i, r.side, r.fragment"
+    )
 
 
 # -- Position builders ---------------------------------------------------------------------
