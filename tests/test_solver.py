@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from brute import brute_force
 from hypothesis import given, settings
@@ -11,7 +12,7 @@ from ghostdb.games.base import WIN
 from ghostdb.games.ghost import GhostGame
 from ghostdb.games.ghost.graph import build_graph
 from ghostdb.games.ghost.rules import Rules, Variant
-from ghostdb.solvers import solve
+from ghostdb.solvers import best_plays, play_numbers, solve
 
 
 def first_moves(words: str, rules: Rules | None = None) -> tuple[bool, list[str]]:
@@ -96,3 +97,20 @@ def test_every_value_matches_brute_force(
             # The best play is consistent with the stored values of its target.
             assert bool(wins[best]) != win or not win
             assert int(solved.length[best]) == length - 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=word_lists, variant=st.sampled_from(list(Variant)), misere=st.booleans())
+def test_best_plays_number_the_best_move_as_play_numbers_do(
+    words: list[str], variant: Variant, misere: bool
+) -> None:
+    """`best_plays` counts only the chosen edges; `play_numbers` numbers every edge: the
+    same number for each node's best move, -1 where there is none."""
+    graph = GhostGame(Rules(variant, 1, misere)).build(words)
+    best = solve(graph).best
+    numbers = play_numbers(graph)
+    expected = np.full(graph.size, -1, dtype=np.int32)
+    for edge, (parent, child) in enumerate(zip(graph.edge_parent, graph.edge_child, strict=True)):
+        if child == best[parent] and numbers[edge] >= 0:
+            expected[parent] = numbers[edge]
+    assert best_plays(graph, best).tolist() == expected.tolist()
