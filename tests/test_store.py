@@ -312,9 +312,9 @@ def test_bulk_insert_binds_a_column_of_one_value_once_a_statement(
 
 
 def test_bulk_insert_packs_small_whole_numbers_and_keeps_every_value(store: Store) -> None:
-    """SQLite binds columns of small whole numbers four to a value (`Columns.layout`):
-    every value comes back as given, NULLs (masked entries) included; a column with a
-    value too big or negative to pack, or a list, is bound as it is."""
+    """SQLite binds columns of non-negative whole numbers several to a value, each as wide
+    as it needs (`Columns.layout`): every value comes back as given, NULLs (masked
+    entries) included; a column with a negative value, or a list, is bound as it is."""
     import numpy as np
 
     from ghostdb.store import queries as q
@@ -323,8 +323,11 @@ def test_bulk_insert_packs_small_whole_numbers_and_keeps_every_value(store: Stor
 
     n = 2345
     rng = np.random.default_rng(7)
-    limit = (1 << q.FIELD_BITS) - 1
+    limit = (1 << 15) - 1
     length = np.ma.masked_array(rng.integers(0, limit, n), mask=rng.random(n) < 0.3)
+    length[0] = limit  # the largest value, and NULL one more: 16 bits
+    wins = rng.integers(0, 1 << 40, n)
+    wins[1] = 1 << 40  # 41 bits
     columns = {
         "level": np.arange(n) % 40,
         "fragment": [f"f{i:05d}" for i in range(n)],
@@ -332,12 +335,15 @@ def test_bulk_insert_packs_small_whole_numbers_and_keeps_every_value(store: Stor
         "outcome": rng.integers(0, 4, n),
         "game_length": length,
         "best_play": np.ma.masked_array(np.full(n, limit - 1), mask=np.arange(n) % 3 == 0),
-        "winning_moves": rng.integers(0, 2 * limit, n),  # too big to pack
+        "winning_moves": wins,  # not in the first value with the others
         "drawing_moves": rng.integers(-3, 3, n),  # negative: not packed
         "safe_seats": np.zeros(n, dtype=np.int64),
     }
     rows = q.Columns(n, [1, *columns.values()])
-    assert [how for how, _, _ in rows.layout(pack=True)].count("pack") == 6
+    layout = rows.layout(pack=True)
+    packed = [spec for spec in layout if spec[0] == "pack"]
+    assert len(packed) == 7 and len({spec[1] for spec in packed}) == 2
+    assert [spec[3] for spec in packed] == [6, 1, 2, 16, 15, 41, 1]
     with writing(store.engine) as conn:
         q.bulk_insert(conn, positions, ("solution_id", *columns), rows)
         driver = conn.connection.driver_connection

@@ -102,11 +102,12 @@ def dictionary_words(conn: Connection, dictionary_id: int, min_length: int = 1) 
 # -- bulk writes -----------------------------------------------------------------------------
 
 
-FIELD_BITS = 15
-"""SQLite: small whole-number columns are bound packed, several to one integer, this many
-bits each (`Columns.layout`)."""
-_FIELD_NULL = (1 << FIELD_BITS) - 1  # a packed field's NULL
-_FIELDS_PER_WORD = 4  # 60 bits of a 64-bit integer
+WORD_BITS = 62
+"""SQLite: small whole-number columns are bound packed, several to one integer of at most
+this many bits, each as wide as its largest value needs (`Columns.layout`)."""
+
+Layout = tuple[tuple[str, int, int, int, bool], ...]
+"""How each column is bound (`Columns.layout`)."""
 
 
 class Columns:
@@ -125,38 +126,45 @@ class Columns:
     def _varies(column: Any) -> bool:
         return isinstance(column, list | tuple) or hasattr(column, "tolist")
 
-    def layout(self, pack: bool) -> tuple[tuple[str, int, int], ...]:
-        """How each column is bound: ``("one", 0, 0)`` once a statement (one value for
-        every row), ``("own", k, 0)`` as the row's k-th value, or ``("pack", k, shift)``
-        as bits ``shift`` … of the row's k-th value, an integer that carries up to four
-        columns of whole numbers below 2**15 - 1 (with ``pack``: binding a value costs
-        more than SQLite's unpacking it, and a solve's rows are mostly small numbers)."""
+    def layout(self, pack: bool) -> Layout:
+        """How each column is bound: ``("one", 0, 0, 0, False)`` once a statement (one
+        value for every row), ``("own", k, 0, 0, False)`` as the row's k-th value, or
+        ``("pack", k, shift, bits, nullable)`` as ``bits`` bits from bit ``shift`` of the
+        row's k-th value, an integer that carries several columns of non-negative whole
+        numbers (with ``pack``: binding a value costs more than SQLite's unpacking it, and
+        a solve's rows are mostly small numbers).  A column is as wide as its largest
+        value needs, and one more value (all ones) for NULL if it has a masked entry;
+        columns fill a value in order while they fit in `WORD_BITS`."""
         own = [i for i, c in enumerate(self.columns) if self._varies(c)]
-        packed = [i for i in own if pack and _small_whole_numbers(self.columns[i])]
-        if len(packed) < 2:  # nothing saved
-            packed = []
-        found: dict[int, tuple[str, int, int]] = {}
+        widths = {i: w for i in own if pack and (w := _field_bits(self.columns[i])) is not None}
+        if len(widths) < 2:  # nothing saved
+            widths = {}
+        found: dict[int, tuple[str, int, int, int, bool]] = {}
         for i in own:
-            if i not in packed:
-                found[i] = ("own", len(found), 0)
-        words = len(found)
-        for n, i in enumerate(packed):
-            found[i] = ("pack", words + n // _FIELDS_PER_WORD, FIELD_BITS * (n % _FIELDS_PER_WORD))
-        return tuple(found.get(i, ("one", 0, 0)) for i in range(len(self.columns)))
+            if i not in widths:
+                found[i] = ("own", len(found), 0, 0, False)
+        word, shift = len(found) - 1, WORD_BITS
+        for i, (bits, nullable) in widths.items():
+            if shift + bits > WORD_BITS:
+                word, shift = word + 1, 0
+            found[i] = ("pack", word, shift, bits, nullable)
+            shift += bits
+        return tuple(found.get(i, ("one", 0, 0, 0, False)) for i in range(len(self.columns)))
 
-    def bound(self, layout: Sequence[tuple[str, int, int]]) -> tuple[list[Any], list[Any]]:
+    def bound(self, layout: Layout) -> tuple[list[Any], list[Any]]:
         """The values bound once a statement, and those bound for each row, row after row
         (filled a column at a time by slice assignment, at C speed)."""
         import numpy as np
 
-        shared = [c for c, (how, _, _) in zip(self.columns, layout, strict=True) if how == "one"]
+        shared = [c for c, spec in zip(self.columns, layout, strict=True) if spec[0] == "one"]
         lists: dict[int, Any] = {}
         words: dict[int, Any] = {}
-        for column, (how, k, shift) in zip(self.columns, layout, strict=True):
+        for column, (how, k, shift, bits, _) in zip(self.columns, layout, strict=True):
             if how == "own":  # one value for every row too, when all are
                 lists[k] = _python(column) if self._varies(column) else [column] * self.count
             elif how == "pack":
-                field = np.ma.filled(np.ma.asarray(column).astype(np.int64), _FIELD_NULL)
+                null = (1 << bits) - 1
+                field = np.ma.filled(np.ma.asarray(column).astype(np.int64), null)
                 words[k] = words.get(k, 0) | (field << shift)
         for k, word in words.items():
             lists[k] = word.tolist()
@@ -178,14 +186,23 @@ def _python(column: Any) -> Any:
     return column.tolist() if hasattr(column, "tolist") else column
 
 
-def _small_whole_numbers(column: Any) -> bool:
-    """A numpy array of integers (or booleans) all in 0 … 2**15 - 2 where not masked."""
+def _field_bits(column: Any) -> tuple[int, bool] | None:
+    """The bits a packed column needs and whether it holds NULLs (masked entries), for a
+    numpy array of non-negative integers or booleans that fits in `WORD_BITS`; else
+    None (bound as it is)."""
+    import numpy as np
+
     kind = getattr(getattr(column, "dtype", None), "kind", "")
-    if kind == "b":
-        return True
-    if kind not in ("i", "u") or not len(column):
-        return False
-    return bool(column.min() >= 0 and column.max() < _FIELD_NULL)
+    if kind not in ("b", "i", "u") or not len(column):
+        return None
+    nullable = bool(np.ma.is_masked(column))
+    if nullable and bool(np.ma.getmaskarray(column).all()):
+        return 1, True
+    low, high = int(column.min()), int(column.max())
+    if low < 0:
+        return None
+    bits = max(1, (high + 1 if nullable else high).bit_length())
+    return (bits, nullable) if bits <= WORD_BITS else None
 
 
 def bulk_insert(
@@ -202,12 +219,12 @@ def bulk_insert(
     999 parameters a statement (per-statement overhead, not SQLite's B-tree, bounds a plain
     ``executemany``: this is 40% faster, and about 3x faster than Core with a list of dicts).
     Binding is most of the time left, so `Columns` bind less
-    (``INSERT … SELECT ?, column1, column2 & 32767, … FROM (VALUES (?, ?), …)``): a column of
+    (``INSERT … SELECT ?, column1, column2 & 63, … FROM (VALUES (?, ?), …)``): a column of
     one value once a statement, not once a row (storing Polish's 4 million words takes a
-    quarter less time), and small whole numbers packed four to a value (see
-    `Columns.layout`: a solve's rows are written a third faster).  PostgreSQL: ``COPY``.
-    Others: Core ``insert``.  ``staged``: into the table's copy in the connection's stage
-    (SQLite; see `open_stage`).
+    quarter less time), and small whole numbers packed several to a value, each as wide as
+    it needs (see `Columns.layout`: a solve's rows are written a third faster).
+    PostgreSQL: ``COPY``.  Others: Core ``insert``.  ``staged``: into the table's copy in
+    the connection's stage (SQLite; see `open_stage`).
     """
     if not isinstance(rows, Columns):
         rows = list(rows)
@@ -217,13 +234,13 @@ def bulk_insert(
     if dialect == "sqlite":
         if isinstance(rows, Columns):
             layout = rows.layout(pack=True)
-            if all(how == "one" for how, _, _ in layout):  # nothing left to make rows of
-                layout = tuple(("own", k, 0) for k in range(len(layout)))
+            if all(spec[0] == "one" for spec in layout):  # nothing left to make rows of
+                layout = tuple(("own", k, 0, 0, False) for k in range(len(layout)))
             shared, flat = rows.bound(layout)
         else:
-            layout = tuple(("own", k, 0) for k in range(len(columns)))
+            layout = tuple(("own", k, 0, 0, False) for k in range(len(columns)))
             shared, flat = [], list(chain.from_iterable(rows))
-        width = 1 + max((k for how, k, _ in layout if how != "one"), default=-1)
+        width = 1 + max((spec[1] for spec in layout if spec[0] != "one"), default=-1)
         per = max(1, (999 - len(shared)) // width)
         full, rest = divmod(len(rows), per)
         driver = conn.connection.driver_connection
@@ -253,29 +270,30 @@ def _many_rows_sql(
     columns: Sequence[str],
     count: int,
     staged: bool,
-    layout: tuple[tuple[str, int, int], ...],
+    layout: Layout,
 ) -> str:
     """``INSERT INTO table (columns) VALUES (?, …), …`` for ``count`` rows, parameters in
     row-major order; when some columns are bound once a statement or packed (see
-    `Columns.layout`), ``INSERT INTO table (columns) SELECT ?, column1, column2 & 32767,
-    … FROM (VALUES (?, …), …)``, the once-a-statement parameters first.  Written
+    `Columns.layout`), ``INSERT INTO table (columns) SELECT ?, column1, (column2 >> 6) &
+    3, … FROM (VALUES (?, …), …)``, the once-a-statement parameters first.  Written
     directly, not compiled by SQLAlchemy (0.3 s a solve); the names are the schema's own,
     every value a bound parameter."""
     assert set(columns) <= set(table.c.keys()), "columns of the table"
     into = f"{STAGE}.{table.name}" if staged else table.name
     head = f"INSERT INTO {into} ({', '.join(columns)})"
-    width = 1 + max((k for how, k, _ in layout if how != "one"), default=-1)
+    width = 1 + max((spec[1] for spec in layout if spec[0] != "one"), default=-1)
     row = "(" + ", ".join("?" * width) + ")"
-    if all(how == "own" for how, _, _ in layout):
+    if all(spec[0] == "own" for spec in layout):
         return f"{head} VALUES " + ", ".join([row] * count)
-    mask = _FIELD_NULL
 
-    def select(how: str, k: int, shift: int) -> str:
+    def select(how: str, k: int, shift: int, bits: int, nullable: bool) -> str:
         if how == "one":
             return "?"
         if how == "own":
             return f"column{k + 1}"
-        return f"nullif((column{k + 1} >> {shift}) & {mask}, {mask})"
+        mask = (1 << bits) - 1
+        field = f"(column{k + 1} >> {shift}) & {mask}" if shift else f"column{k + 1} & {mask}"
+        return f"nullif({field}, {mask})" if nullable else field
 
     chosen = ", ".join(select(*spec) for spec in layout)
     return f"{head} SELECT {chosen} FROM (VALUES " + ", ".join([row] * count) + ")"
