@@ -9,15 +9,19 @@ The rows (the word list is ENABLE, ../shared/wordlists/enable1.txt, unless --wor
   alternating which goes first, median of 5 pairs;
 - SuperDuperGhost: `ghostdb solve --rules superduper` (the list already ingested) side by
   side with the peer's, median of 3 pairs;
-- lookups through the Python API; `ghostdb lookup NAME gho` as a fresh process side by side
+- lookups through the Python API, one at a time and a thousand at a time (`lookup_many`);
+  `ghostdb lookup NAME gho` as a fresh process side by side
   with a bare Python process that imports SQLAlchemy and reads the same row with sqlite3;
 - Chopsticks under four rule sets and tic-tac-toe; Connect Four 4 x 4 and 5 x 4;
 - Insert and Anagram Ghost, and Ghost for three players, on the word list;
 - Debian's wamerican-insane list (/usr/share/dict/american-english-insane);
+- Debian's Polish list (/usr/share/dict/polish): ingest, Ghost/3 and SuperDuperGhost/3
+  solved, their bytes a position in memory and on disk, and verify of each;
 - whole plans, a comparison of two rule sets, self-play;
 - `ghostdb verify` of the stored Ghost and SuperDuperGhost solutions, best of 3;
 - `ghostdb solve --all` (six rule sets) with --jobs 1 and --jobs 2;
-- with --postgres URL, the Ghost solve and lookups on that server.
+- with --postgres URL, the Ghost solve and lookups on that server (and the bare round trip
+  through the driver that one lookup at a time cannot beat), Polish there too.
 
 --quick leaves out the SuperDuperGhost rows, the variants, Connect Four 5 x 4, --jobs and the
 big list.

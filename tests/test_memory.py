@@ -67,6 +67,35 @@ def test_a_solve_that_cannot_fit_is_refused_in_one_line(
     assert run("solve", "enable1", "--min-length", "4", db=db)[0] == 0
 
 
+@pytest.mark.parametrize("variant", [Variant.INSERT, Variant.ANAGRAM])
+def test_insert_and_anagram_are_estimated_high(enable1: Path, variant: Variant) -> None:
+    """Estimated as SuperDuperGhost's infixes (Anagram's weighed): never below the count,
+    and the cheap bound above the estimate."""
+    from ghostdb import wordlists
+    from ghostdb.games.ghost import GhostGame
+
+    words = game_words(wordlists.load(enable1).words, 3)
+    game = GhostGame(Rules(variant=variant, min_length=3))
+    estimate, count = game.estimate_positions(words), game.build(words).size
+    assert estimate is not None and count <= estimate <= 3 * count, (estimate, count)
+    assert game.positions_at_most(words) >= estimate
+
+
+def test_an_anagram_solve_that_cannot_fit_is_refused_in_one_line(
+    tmp_path: Path, enable1: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "ghost.db"
+    assert run("ingest", str(enable1), db=db)[0] == 0
+    before = dump(db)
+    monkeypatch.setattr(memory, "available", lambda: [(200_000_000, "available memory", 240)])
+    code, out, err = run("solve", "enable1", "--rules", "anagram", db=db)
+    assert code == 1 and out == "" and err.count("\n") == 1
+    assert (
+        err.startswith("error: solving enable1 for Anagram Ghost") and "nothing was changed" in err
+    )
+    assert dump(db) == before
+
+
 def _limited(cap: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 

@@ -20,6 +20,8 @@ a letter at an end:
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -46,6 +48,12 @@ _INSERT_RE = re.compile(
 
 DECIDED = (Variant.GHOST, Variant.SUPER, Variant.SUPERDUPER)
 """The variants whose decisive words `GhostGame.decider` works out."""
+
+
+ANAGRAM_WEIGHT = 1.4
+"""An Anagram Ghost solve's peak memory for each infix of its words, in positions of the
+others (the memory check's unit): its build holds every infix's letters sorted, and on
+ENABLE its peak is 1.35 times SuperDuperGhost's over the same infixes."""
 
 
 class GhostGame(Game):
@@ -149,21 +157,33 @@ class GhostGame(Game):
     # -- the graph -------------------------------------------------------------------------
 
     def positions_at_most(self, words: Sequence[str] | None) -> int | None:
-        """Every prefix of every word (Ghost), every infix (the others but Anagram)."""
-        if not words or self.rules.variant is Variant.ANAGRAM:
+        """Every prefix of every word (Ghost), every infix (the others); for Anagram, whose
+        positions are sorted infixes (fewer), `ANAGRAM_WEIGHT` an infix."""
+        if not words:
             return None
         if self.rules.variant is Variant.GHOST:
             return 1 + sum(map(len, words))
-        return 1 + sum(n * (n + 1) // 2 for n in map(len, words))
+        infixes = 1 + sum(n * (n + 1) // 2 for n in map(len, words))
+        return self._weighed(infixes)
 
     def estimate_positions(self, words: Sequence[str] | None) -> int | None:
         """From the graphs of three samples of the words (see
-        `ghostdb.games.ghost.estimate`); Insert and Anagram Ghost are not estimated."""
-        if not words or self.rules.variant in (Variant.INSERT, Variant.ANAGRAM):
+        `ghostdb.games.ghost.estimate`).  Insert Ghost's positions are the infixes, as
+        SuperDuperGhost's, and Anagram's are at most those (`ANAGRAM_WEIGHT` each): both
+        are estimated as SuperDuperGhost's."""
+        if not words:
             return None
         from ghostdb.games.ghost.estimate import estimate_positions
 
-        return estimate_positions(words, self.rules)
+        rules = self.rules
+        if rules.variant in (Variant.INSERT, Variant.ANAGRAM):
+            rules = dataclasses.replace(rules, variant=Variant.SUPERDUPER)
+        return self._weighed(estimate_positions(words, rules))
+
+    def _weighed(self, infixes: int) -> int:
+        if self.rules.variant is not Variant.ANAGRAM:
+            return infixes
+        return math.ceil(infixes * ANAGRAM_WEIGHT)
 
     def build(self, words: Sequence[str] | None = None) -> PositionGraph:
         from ghostdb.games.ghost import graph as builders
