@@ -560,7 +560,7 @@ def polish(bench: Bench, quick: bool) -> list[Row]:
         now, _ = child("disk", db)  # what this solve's rows added to the table
         size, count = now["bytes"] - disk["bytes"], now["rows"] - disk["rows"]
         disk = now
-        note = f"{size / 2**20:,.0f} MB for {count:,} rows, the table and its key"
+        note = f"{size / 2**20:,.0f} MB for {count:,} positions, with their plans"
         rows.append(
             at_most(f"{title} on disk (SQLite)", size / count, 40.0, lambda x: f"{x:.1f} B", note)
         )
@@ -950,12 +950,16 @@ def task_reads(db: str, name: str) -> dict[str, Any]:
 
 
 def task_disk(db: str) -> dict[str, Any]:
-    """Bytes of the positions table (its B-tree is its primary key) and its rows, from
-    SQLite's dbstat."""
+    """Bytes of what a solution stores, from SQLite's dbstat: the positions and plans
+    tables (each B-tree is its primary key) and any index of theirs; and the position
+    rows."""
     import sqlite3
 
     with sqlite3.connect(db) as conn:
-        (size,) = conn.execute("SELECT sum(pgsize) FROM dbstat WHERE name = 'positions'").fetchone()
+        (size,) = conn.execute(
+            "SELECT sum(pgsize) FROM dbstat WHERE name IN "
+            "(SELECT name FROM sqlite_master WHERE tbl_name IN ('positions', 'plans'))"
+        ).fetchone()
         (rows,) = conn.execute("SELECT count(*) FROM positions").fetchone()
     return {"bytes": size or 0, "rows": rows}
 
