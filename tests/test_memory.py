@@ -39,12 +39,18 @@ def test_the_estimate_is_near_the_count(enable1: Path, variant: Variant) -> None
     assert estimate_positions(small, rules) == build_graph(small, rules).size
 
 
-def test_a_solve_that_cannot_fit_is_refused_in_one_line(
-    tmp_path: Path, enable1: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def ingested(tmp_path: Path, enable1: Path) -> Path:
+    """A database holding ENABLE and nothing solved."""
     db = tmp_path / "ghost.db"
     assert run("ingest", str(enable1), db=db)[0] == 0
-    before = dump(db)
+    return db
+
+
+def test_a_solve_that_cannot_fit_is_refused_in_one_line(
+    ingested: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, before = ingested, dump(ingested)
     room = [(10**12, "available memory", 360), (50_000_000, "the cgroup's memory limit", 360)]
     monkeypatch.setattr(memory, "available", lambda: room)
     code, out, err = run("solve", "enable1", "--rules", "superduper", db=db)
@@ -82,11 +88,9 @@ def test_insert_and_anagram_are_estimated_high(enable1: Path, variant: Variant) 
 
 
 def test_an_anagram_solve_that_cannot_fit_is_refused_in_one_line(
-    tmp_path: Path, enable1: Path, monkeypatch: pytest.MonkeyPatch
+    ingested: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = tmp_path / "ghost.db"
-    assert run("ingest", str(enable1), db=db)[0] == 0
-    before = dump(db)
+    db, before = ingested, dump(ingested)
     monkeypatch.setattr(memory, "available", lambda: [(200_000_000, "available memory", 240)])
     code, out, err = run("solve", "enable1", "--rules", "anagram", db=db)
     assert code == 1 and out == "" and err.count("\n") == 1

@@ -40,7 +40,7 @@ LOOKUP_CACHE_KIB = 16 * 1024
 """The page cache of a thread's SQLite connection for lookups (see `Lookups.dbapi`)."""
 
 BATCH_KEYS = 1000
-"""PostgreSQL: the most positions `Lookups.read_many` asks for in one statement."""
+"""The most plain-Ghost positions `Lookups.read_many` asks for in one statement."""
 
 POSITION_FIELDS = (
     "fragment",
@@ -141,9 +141,9 @@ class Lookups:
         process publishes meanwhile is seen by all of them or by none.
 
         One transaction instead of one a lookup: on SQLite that spares each read the
-        file locks of its own transaction (a third of a lookup's time); on PostgreSQL,
-        plain Ghost's positions are read a thousand at a time, one round trip each (a
-        round trip costs more than the server's reading of a position).  The collector
+        file locks of its own transaction (a third of a lookup's time).  Plain Ghost's
+        positions are read a thousand a statement (`batch_positions_sql`): on PostgreSQL
+        a round trip costs more than the server's reading of a position.  The collector
         is paused meanwhile: the positions built are no cycles, and collecting as they
         pile up would cost a fifth of the time."""
         driver = self.dbapi()
@@ -350,46 +350,39 @@ def extended_positions_sql(dialect: str) -> str | None:
 def batch_positions_sql(dialect: str) -> str | None:
     """`extended_positions_sql` for many positions at once: each key's rows together, in
     the keys' order (the key's number first: from 0 on SQLite, from 1 on PostgreSQL),
-    head first, plays in key order.  One statement for a thousand keys spares a round
-    trip each on PostgreSQL, and on SQLite the driver's work of a statement each.
+    then 0 for the head and 1 for a play, then the fields; head first, plays in key
+    order.  One statement for a thousand keys spares a round trip each on PostgreSQL,
+    and on SQLite the driver's work of a statement each.
 
     Parameters: SQLite's ``?1`` the solution id, ``?2`` a JSON array of the keys (a
     key's level is its length); PostgreSQL's ``%(s)s`` the solution id, ``%(l)s``,
     ``%(f)s``, ``%(h)s`` arrays of levels, keys and keys followed by the highest
     character.  None for another database."""
     fields = ", ".join(f"p.{f}" for f in POSITION_FIELDS)
+    head = "p.level = k.level AND p.fragment = k.fragment"
+    plays = "p.level = k.level + 1 AND p.fragment > k.fragment AND p.fragment < {high}"
     if dialect == "sqlite":
         keys = "(SELECT key AS i, value AS fragment, length(value) AS level FROM json_each(?2))"
-        keys += " AS k"
-        solution, high = "?1", "k.fragment || char(1114111)"
-    elif dialect == "postgresql":
-        keys = (
-            "unnest(%(l)s::integer[], %(f)s::text[], %(h)s::text[])"
-            " WITH ORDINALITY AS k(level, fragment, high, i)"
+        rows = f"FROM {keys} AS k JOIN {positions.name} AS p ON p.solution_id = ?1 AND"
+        high = "k.fragment || char(1114111)"
+        return (
+            f"SELECT k.i, 0, {fields} {rows} {head}"
+            f" UNION ALL SELECT k.i, 1, {fields} {rows} {plays.format(high=high)}"
+            " ORDER BY 1, 2, 3"
         )
-        solution, high = "%(s)s", "k.high"
-    else:
+    if dialect != "postgresql":
         return None
-    if dialect == "sqlite":
-        rows = f"FROM {keys} JOIN {positions.name} AS p ON p.solution_id = {solution} AND"
-        head = f"SELECT k.i, 0, {fields} {rows} p.level = k.level AND p.fragment = k.fragment"
-        plays = (
-            f"SELECT k.i, 1, {fields} {rows} p.level = k.level + 1"
-            f" AND p.fragment > k.fragment AND p.fragment < {high}"
-        )
-        return f"{head} UNION ALL {plays} ORDER BY 1, 2, 3"
     # PostgreSQL plans a join of the keys with the table as a scan of the table: each
     # key's two reads are a lateral subquery instead, two index probes a key.
-    rows = f"SELECT 0 AS side, {fields} FROM {positions.name} AS p WHERE p.solution_id = {solution}"
-    head = f"{rows} AND p.level = k.level AND p.fragment = k.fragment"
-    plays = (
-        f"{rows.replace('0 AS side', '1')} AND p.level = k.level + 1"
-        f" AND p.fragment > k.fragment AND p.fragment < {high}"
-    )
+    rows = f"{fields} FROM {positions.name} AS p WHERE p.solution_id = %(s)s AND"
     picked = ", ".join(f"r.{f}" for f in POSITION_FIELDS)
     return (
-        f"SELECT k.i, r.side, {picked} FROM {keys}"
-        f" CROSS JOIN LATERAL ({head} UNION ALL {plays}) AS r ORDER BY k.i, r.side, r.fragment"
+        f"SELECT k.i, r.side, {picked}"
+        " FROM unnest(%(l)s::integer[], %(f)s::text[], %(h)s::text[])"
+        " WITH ORDINALITY AS k(level, fragment, high, i)"
+        f" CROSS JOIN LATERAL (SELECT 0 AS side, {rows} {head}"
+        f" UNION ALL SELECT 1, {rows} {plays.format(high='k.high')}) AS r"
+        " ORDER BY k.i, r.side, r.fragment"
     )
 
 
