@@ -17,6 +17,27 @@ SHARED_WORDLISTS = ROOT.parent / "shared" / "wordlists"
 OWN_WORDLISTS = ROOT / "wordlists"
 
 
+RETIRED_TABLES = ("alembic_version", "positions_0006", "positions_0007")
+"""Tables a ghostdb database had at earlier revisions (or mid-migration), beside those of
+the models."""
+
+
+def reset_postgres(url: str) -> None:
+    """Drop every ghostdb table of the scratch server database ``url``, of any revision."""
+    from sqlalchemy import create_engine, text
+
+    from ghostdb.store.schema import metadata
+
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            names = [*RETIRED_TABLES, *(t.name for t in reversed(metadata.sorted_tables))]
+            for name in names:
+                conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
+    finally:
+        engine.dispose()
+
+
 def shared_list(name: str) -> Path:
     """A real word list beside the project; fail (not skip) if it is missing."""
     path = SHARED_WORDLISTS / name

@@ -17,12 +17,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import OWN_WORDLISTS
-from sqlalchemy import create_engine, func, select, text
+from conftest import OWN_WORDLISTS, reset_postgres
+from sqlalchemy import func, select
 
 from ghostdb import Rules, open_store
 from ghostdb.store.db import WAITING_MESSAGE
-from ghostdb.store.schema import HEAD_REVISION, metadata, plans, positions
+from ghostdb.store.schema import HEAD_REVISION, plans, positions
 
 PG_URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL", "")
 BACKENDS = [
@@ -58,14 +58,6 @@ def finish(*procs: subprocess.Popen[str]) -> list[str]:
     return outs
 
 
-def reset_postgres() -> None:
-    engine = create_engine(PG_URL)
-    metadata.drop_all(engine)
-    with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    engine.dispose()
-
-
 @pytest.fixture(scope="module")
 def enable1_db(tmp_path_factory: pytest.TempPathFactory, enable1: Path) -> Path:
     """A SQLite database with enable1 ingested, nothing solved (copied by each test)."""
@@ -85,11 +77,11 @@ def database(
         shutil.copy(enable1_db, db)
         yield str(db)
         return
-    reset_postgres()
+    reset_postgres(PG_URL)
     with open_store(PG_URL) as store:
         store.ingest(enable1)
     yield PG_URL
-    reset_postgres()
+    reset_postgres(PG_URL)
 
 
 def published(db: str) -> dict[int, int]:
@@ -197,7 +189,7 @@ def test_processes_opening_a_fresh_database_at_once(backend: str, tmp_path: Path
     if backend == "sqlite":
         db = str(tmp_path / "fresh.db")
     else:
-        reset_postgres()
+        reset_postgres(PG_URL)
         db = PG_URL
     five = str(OWN_WORDLISTS / "five.txt")
     procs = [start("ingest", five, db=db) for _ in range(3)]
@@ -212,7 +204,7 @@ def test_processes_opening_a_fresh_database_at_once(backend: str, tmp_path: Path
         assert store.schema_revision() == HEAD_REVISION
         assert [d.name for d in store.dictionaries()] == ["five"]
     if backend == "postgresql":
-        reset_postgres()
+        reset_postgres(PG_URL)
 
 
 def test_a_writer_waits_for_the_lock_and_says_so_on_a_terminal(tmp_path: Path) -> None:

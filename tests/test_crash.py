@@ -16,11 +16,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import shared_list
-from sqlalchemy import create_engine, text
+from conftest import reset_postgres, shared_list
 
 from ghostdb import Rules, open_store
-from ghostdb.store.schema import metadata
 
 PG_URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL", "")
 pytestmark = pytest.mark.slow
@@ -72,11 +70,7 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return str(tmp_path / "ghost.db")
     if not PG_URL:
         pytest.skip("GHOSTDB_TEST_POSTGRES_URL is not set")
-    engine = create_engine(PG_URL)
-    metadata.drop_all(engine)
-    with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    engine.dispose()
+    reset_postgres(PG_URL)
     return PG_URL
 
 

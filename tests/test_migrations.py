@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -181,11 +182,12 @@ def test_a_new_sqlite_database_is_made_without_importing_alembic(tmp_path: Path)
     assert out.stdout.split() == [HEAD_REVISION, "False"]
 
 
-def lookups_through_revision_0006(store: Store, tmp: Path) -> int:
+def lookups_through_revision(store: Store, tmp: Path, old: str) -> int:
     """Solve small lists of every word-game variant and the other games, read every
-    stored position, downgrade to revision 0006 (best moves as keys, outcomes as words)
-    and upgrade again: every position answers as before, and verifies clean.  Returns
-    how many positions were compared."""
+    stored position and every plan from it, downgrade to revision ``old`` (0006: best
+    moves as keys, outcomes as words; 0007: plans in a table of their own, their moves
+    as keys) and upgrade again: every position and plan answers as before, and verifies
+    clean.  Returns how many positions were compared."""
     from conftest import write_list
     from sqlalchemy import select, text
 
@@ -215,25 +217,35 @@ def lookups_through_revision_0006(store: Store, tmp: Path) -> int:
                     )
                 ).scalars()
                 for key in keys:
-                    found[(name, rules.key, key)] = solution.lookup(key)
+                    found[(name, rules.key, key)] = pos = solution.lookup(key)
+                    if solution.game.keeps_plans and pos.reachable:
+                        plans = [solution.strategy(p, key).as_dict() for p in (0, 1)]
+                        found[(name, rules.key, key, "plans")] = plans
         return found
 
     before = answers()
-    for revision in ("0006", "head"):
+    assert sum(key[-1] == "plans" for key in before) > 100
+    keys = {
+        "0006": "SELECT count(best_next) FROM positions",
+        "0007": "SELECT count(plan_next) FROM plans",
+    }
+    for revision in (old, "head"):
         with writing(store.engine) as conn:
-            getattr(command, "downgrade" if revision == "0006" else "upgrade")(
+            getattr(command, "downgrade" if revision == old else "upgrade")(
                 alembic_config(conn), revision
             )
-        if revision == "0006":
+        if revision == old:
             with store.engine.connect() as conn:
-                best = conn.execute(text("SELECT count(best_next) FROM positions")).scalar()
-            assert best  # the best moves were keys at 0006
+                assert conn.execute(text(keys[old])).scalar()  # moves were keys then
     store.lookups.close()
     assert answers() == before
     assert all(v.ok for v in store.verify())
     return len(before)
 
 
-def test_revision_0007_keeps_every_answer_through_a_downgrade(tmp_path: Path) -> None:
+@pytest.mark.parametrize("old", ["0006", "0007"])
+def test_revisions_0007_and_0008_keep_every_answer_through_a_downgrade(
+    tmp_path: Path, old: str
+) -> None:
     with open_store(str(tmp_path / "r.db")) as store:
-        assert lookups_through_revision_0006(store, tmp_path) > 500
+        assert lookups_through_revision(store, tmp_path, old) > 500

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 from brute import brute_force
-from conftest import OWN_WORDLISTS, write_list
-from sqlalchemy import create_engine, select, text
+from conftest import OWN_WORDLISTS, reset_postgres, write_list
+from sqlalchemy import select, text
 
 from ghostdb import Rules, Store, open_store
 from ghostdb.games.ghost.rules import STANDARD_VARIANTS, Variant
 from ghostdb.store import lookups
-from ghostdb.store.schema import metadata, positions
+from ghostdb.store.schema import positions
 
 PG_URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL", "")
 pytestmark = [
@@ -31,11 +31,7 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def pg(enable1: Path) -> Iterator[Store]:
-    engine = create_engine(PG_URL)
-    metadata.drop_all(engine)
-    with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    engine.dispose()
+    reset_postgres(PG_URL)
     with open_store(PG_URL) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
         store.ingest(enable1)
@@ -189,8 +185,12 @@ def test_lookup_many_reads_as_get(pg: Store, monkeypatch: pytest.MonkeyPatch) ->
         assert solution.lookup_many(asked) == [solution.get(k) for k in asked], name
 
 
-def test_revision_0007_keeps_every_answer_through_a_downgrade(pg: Store, tmp_path: Path) -> None:
-    """The compact rows' migration, down and up again on the server with rows in it."""
-    from test_migrations import lookups_through_revision_0006
+@pytest.mark.parametrize("old", ["0006", "0007"])
+def test_revisions_0007_and_0008_keep_every_answer_through_a_downgrade(
+    pg: Store, tmp_path: Path, old: str
+) -> None:
+    """The compact rows' migration and the plans' move into the positions' rows, down and
+    up again on the server with rows in it."""
+    from test_migrations import lookups_through_revision
 
-    assert lookups_through_revision_0006(pg, tmp_path) > 500
+    assert lookups_through_revision(pg, tmp_path, old) > 500

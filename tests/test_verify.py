@@ -195,6 +195,14 @@ unreachable = one_value(
 plan_rank = one_value(
     "plan_rank", "ghost/3", "plan", "waiter_outcomes = waiter_outcomes + 1", table="plans"
 )
+other_plan_move = one_value(
+    "other_plan_move",
+    "ghost/3",
+    "plan",
+    "plan_play = CASE plan_play WHEN 0 THEN 1 ELSE 0 END",
+    table="plans",
+)
+no_plan_move = one_value("no_plan_move", "ghost/3", "plan", "plan_play = NULL", table="plans")
 safe_seats = one_value(
     "safe_seats", "ghost/4/3p", "safe seats", "safe_seats = (safe_seats | 2) - (safe_seats & 2)"
 )
@@ -323,6 +331,8 @@ TAMPERING: list[Callable[[Path], tuple[str, str, str]]] = [
     stray_position,
     unreachable,
     plan_rank,
+    other_plan_move,
+    no_plan_move,
     safe_seats,
     anagram_label,
     chopsticks_draw,

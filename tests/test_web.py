@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import OWN_WORDLISTS, dump, run
+from conftest import OWN_WORDLISTS, dump, reset_postgres, run
 from fastapi.testclient import TestClient
 
 from ghostdb import Store, open_store
@@ -707,15 +707,8 @@ PG_URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL", "")
 @pytest.mark.skipif(not PG_URL, reason="GHOSTDB_TEST_POSTGRES_URL is not set")
 def test_the_api_on_postgresql(web_store: Store, enable1: Path) -> None:
     """The same answers from a server database, many threads at once."""
-    from sqlalchemy import create_engine, text
 
-    from ghostdb.store.schema import metadata
-
-    engine = create_engine(PG_URL)
-    metadata.drop_all(engine)
-    with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    engine.dispose()
+    reset_postgres(PG_URL)
     with open_store(PG_URL) as pg:
         pg.ingest(enable1)
         pg.solve("enable1", Rules(min_length=4))

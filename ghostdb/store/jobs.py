@@ -34,15 +34,13 @@ from ghostdb.store import memory
 from ghostdb.store import queries as q
 from ghostdb.store.db import WriterBusy, serialise, writing
 from ghostdb.store.dictionaries import dictionary_row
-from ghostdb.store.schema import plans, positions, solutions
+from ghostdb.store.schema import PLAN_FIELDS, plans, positions, solutions
 
 # (stage, units done so far, total units) for progress bars.  Stages, in order: "build",
 # "solve", "write" (positions then plans), "publish".
 ProgressFn = Callable[[str, int, int], None]
 
 CHUNK_ROWS = 50_000
-
-PLAN_COLUMNS = tuple(c.name for c in plans.c if c.name != "solution_id")  # `_chunks` adds it
 
 
 @dataclass(frozen=True)
@@ -509,18 +507,21 @@ def _tables(
     if p is None:
         return tables
     reach = np.flatnonzero(v.reachable).astype(np.int32)
-    plan_columns = [
-        graph.level[reach],
-        _Lookup(keys, reach),
-        _Lookup(keys, p.plan[reach]),
-        p.mover_lossiness[reach],
-        p.mover_outcomes[reach],
-        p.mover_letters[reach],
-        p.waiter_lossiness[reach],
-        p.waiter_outcomes[reach],
-        p.waiter_letters[reach],
-    ]
-    tables.append((plans, PLAN_COLUMNS, plan_columns, len(reach)))
+    # The move as a play number, first: `best_plays`' temporaries are a SuperDuperGhost
+    # solve's peak if the rank columns below are already copied.
+    plan_play = _nullable(best_plays(graph, p.plan)[reach])
+    plan_columns = {
+        "level": graph.level[reach],
+        "fragment": _Lookup(keys, reach),
+        "mover_lossiness": p.mover_lossiness[reach],
+        "mover_outcomes": p.mover_outcomes[reach],
+        "mover_letters": p.mover_letters[reach],
+        "waiter_lossiness": p.waiter_lossiness[reach],
+        "waiter_outcomes": p.waiter_outcomes[reach],
+        "waiter_letters": p.waiter_letters[reach],
+        "plan_play": plan_play,
+    }
+    tables.append((plans, PLAN_FIELDS, [plan_columns[k] for k in PLAN_FIELDS], len(reach)))
     return tables
 
 

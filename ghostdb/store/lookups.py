@@ -72,7 +72,7 @@ class Lookups:
         self.engine = engine
         self._refs: dict[tuple[str, RuleSet], SolutionRef] = {}
         self._queries: dict[int, tuple[q.FastQuery, list[str]]] = {}
-        self._plan_next: q.FastQuery | None = None
+        self._plan_play: q.FastQuery | None = None
         # Where every move appends a character (plain Ghost), a position and its plays
         # are one range of the primary key (see `extended_positions_sql`).
         self.range_sql = extended_positions_sql(engine.dialect.name)
@@ -195,17 +195,19 @@ class Lookups:
                 found.append(_extended_position(name, game, key, got) if ok else None)
         return found
 
-    def plan_next(self, ref: SolutionRef, key: str) -> str | None:
-        """The position the stored plan moves to from ``key`` (None: none stored)."""
-        if self._plan_next is None:
-            stmt = select(plans.c.plan_next).where(
+    def plan_play(self, ref: SolutionRef, key: str) -> int | None:
+        """The play number of the stored plan's move at ``key`` (numbered as
+        `Position.plays`); None when none is stored (a final or unreachable position, or
+        the solution was republished meanwhile)."""
+        if self._plan_play is None:
+            stmt = select(plans.c.plan_play).where(
                 plans.c.solution_id == bindparam("solution_id", type_=Integer),
                 plans.c.level == bindparam("level", type_=Integer),
                 plans.c.fragment == bindparam("f"),
             )
-            self._plan_next = q.FastQuery(stmt, self.engine.dialect)
+            self._plan_play = q.FastQuery(stmt, self.engine.dialect)
         params = {"solution_id": ref.id, "level": ref.game.level(key), "f": key}
-        rows = self._plan_next.run(self.dbapi(), params)
+        rows = self._plan_play.run(self.dbapi(), params)
         return rows[0][0] if rows else None
 
     def not_stored(self, name: str, rules: RuleSet, ref: SolutionRef, key: str) -> Exception:

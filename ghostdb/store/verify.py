@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Integer, bindparam, literal, select, text
+from sqlalchemy import Integer, bindparam, func, literal, select, text
 from sqlalchemy.engine import Connection, Engine
 
 from ghostdb.games.base import (
@@ -678,9 +678,9 @@ def _check_plans(
     rows = stored_plans(conn, solution_id)
     v.plans = len(rows)
     n = graph.size
-    keys = _key_array(graph)
     cols = list(zip(*rows, strict=True)) if rows else [()] * len(STORED_PLAN_FIELDS)
-    level, fragment, nxt = cols[:3]
+    level, fragment, number = cols[:3]
+    keys = _key_array(graph)
     reach = np.flatnonzero(s.present & s.reachable)
     if list(fragment) == keys[reach].tolist() and np.array_equal(level, graph.level[reach]):
         at, pick, extra = reach, np.arange(len(reach)), []
@@ -694,10 +694,11 @@ def _check_plans(
     has = np.zeros(n, dtype=bool)
     has[at] = True
     rank = np.zeros((6, n), dtype=np.int64)
-    plan = np.full(n, None, dtype=object)
+    numbers = np.full(n, _NONE, dtype=np.int64)
     if rows:
         rank[:, at] = np.array(cols[3:], dtype=np.int64)[:, pick]
-        plan[at] = np.array(nxt, dtype=object)[pick]
+        numbers[at] = np.array(number, dtype=np.int64)[pick]
+    plan = _played(graph, numbers)  # the node each stored plan move leads to
     v.found(
         "extra plan",
         len(extra),
@@ -737,22 +738,21 @@ def _check_plans(
         exp_plan[parents] = pick
         exp[0][parents], exp[1][parents], exp[2][parents] = w_loss[pick], w_out[pick], w_let[pick]
         check = has & (final | ok)
-    exp_next = keys[exp_plan]
-    wrong = check & ((rank != exp).any(axis=0) | (plan != exp_next))
+    wrong = check & ((rank != exp).any(axis=0) | (plan != exp_plan))
     bad = np.flatnonzero(wrong)
     v.found(
         "plan",
         len(bad),
         [
-            f"{_show(graph.keys[i])}: stored plan {_plan(rank[:, i], plan[i])}, its "
-            f"moves give {_plan(exp[:, i], exp_next[i])}"
+            f"{_show(graph.keys[i])}: stored plan {_plan(graph, rank[:, i], plan[i])}, "
+            f"its moves give {_plan(graph, exp[:, i], exp_plan[i])}"
             for i in bad[:EXAMPLES].tolist()
         ],
     )
 
 
-def _plan(rank: np.ndarray, nxt: str | None) -> str:
-    return f"{tuple(int(x) for x in rank)} to {_key(nxt)}"
+def _plan(graph: PositionGraph, rank: np.ndarray, node: int) -> str:
+    return f"{tuple(int(x) for x in rank)} to {_node(graph, node)}"
 
 
 def _key_array(graph: PositionGraph) -> np.ndarray:
@@ -803,7 +803,12 @@ __all__ = ["KINDS", "Finding", "Verdict", "verify_solution", "verify_store"]
 # -- SQL ----------------------------------------------------------------------------------------
 
 STORED_POSITION_FIELDS = ("level", *POSITION_FIELDS)
-STORED_PLAN_FIELDS = tuple(plans.c.keys())[1:]  # all but solution_id, in table order
+STORED_PLAN_FIELDS = (
+    "level",
+    "fragment",
+    func.coalesce(plans.c.plan_play, _NONE),  # none when final
+    *(c.name for c in plans.c if c.name.startswith(("mover_", "waiter_"))),
+)
 
 
 def _stream(conn: Connection, table: Any, fields: Sequence[Any], solution_id: int) -> list[Any]:

@@ -1,10 +1,9 @@
 """Walks: principal lines and plans, read from the stored positions one lookup a step.
 
 One walk serves every game and variant: it expands a position by looking it up (the
-position and all its plays in one query, see `ghostdb.store.lookups`), or by its stored
-plan move alone, and follows the plays a rule chooses, breadth first, building the tree
-as it goes.  The game's own moves (`Game.candidates`) make the plays, so nothing here
-knows how any game moves.
+position and all its plays in one query, see `ghostdb.store.lookups`) and follows the
+plays a rule chooses, breadth first, building the tree as it goes.  The game's own
+moves (`Game.candidates`) make the plays, so nothing here knows how any game moves.
 
 * A **line** follows, where the game keeps plans (two-player word games), every play
   that keeps the value and uses up exactly one move of the game length (winning plays
@@ -31,7 +30,7 @@ from ghostdb.store.schema import plans
 from ghostdb.strategies import Lines, Node, Strategy, endings
 
 if TYPE_CHECKING:
-    from ghostdb.games.base import Game, RuleSet
+    from ghostdb.games.base import RuleSet
     from ghostdb.reports import PlanSize
     from ghostdb.store.lookups import Lookups, SolutionRef
     from ghostdb.store.solution import Solution
@@ -39,9 +38,6 @@ if TYPE_CHECKING:
 
 Follow = Callable[["Position", int], list["Play"]]
 """The plays a walk follows from a position (given its distance from the start)."""
-Choose = Callable[[str, int], "list[str] | None"]
-"""The children a walk follows from a position known by its key alone (given its
-distance from the start), or None where it needs the position's plays (`Follow`)."""
 
 
 class Republished(NotSolved):
@@ -86,8 +82,8 @@ def strategy(solution: Solution, player: int | None, position: str) -> Strategy:
             solution.refresh()
             continue
         try:
-            choose = plan_moves(solution.lookups, ref, parity)
-            tree, _ = walk(solution.lookups, ref, name, start, every_play, choose)
+            follow = plan_plays(solution.lookups, ref, name, parity)
+            tree, _ = walk(solution.lookups, ref, name, start, follow)
         except Republished:
             solution.refresh()
             continue
@@ -102,19 +98,11 @@ def _changed(name: str) -> NotSolved:
 
 
 def walk(
-    lookups: Lookups,
-    ref: SolutionRef,
-    name: str,
-    start: Position,
-    follow: Follow,
-    choose: Choose | None = None,
+    lookups: Lookups, ref: SolutionRef, name: str, start: Position, follow: Follow
 ) -> tuple[Node, bool]:
-    """The tree of the plays ``follow`` chooses from ``start`` (or the children
-    ``choose`` names by key alone), children in move order, and whether a position came
-    again on its own path (its node is then not expanded).
-
-    A position is read when it is expanded and needs its plays: a plan's strategist
-    nodes are not (their plan move is read by key), which halves a plan's reads."""
+    """The tree of the plays ``follow`` chooses from ``start``, children in move order,
+    and whether a position came again on its own path (its node is then not expanded).
+    Each position is read once, when it is expanded."""
     game = ref.game
     root = Node(start.fragment, None, start.to_move, start.outcome, start.game_length)
     # Each entry: (node, its position if read, its parent entry).  The parent links are
@@ -128,20 +116,20 @@ def walk(
             if node.game_length == 0:  # final: the game is over here
                 continue
             key = node.fragment
-            chosen = None if choose is None else choose(key, depth)
-            if chosen is None:
-                pos = pos or _read(lookups, ref, name, key)
-                steps = [(p.fragment, p, None) for p in follow(pos, depth)]
-            else:
-                steps = [(c, None, _read(lookups, ref, name, c)) for c in chosen]
-            for child_key, play, found in steps:
-                if game.level(child_key) <= game.level(key) and _on_path(child_key, entry):
-                    cycle = True
-                    node.children.append(_node(game, key, child_key, play, found))
-                    continue
-                child = _node(game, key, child_key, play, found)
+            pos = pos or _read(lookups, ref, name, key)
+            for play in follow(pos, depth):
+                child = Node(
+                    play.fragment,
+                    play.move,
+                    game.to_move(play.fragment),
+                    play.outcome,
+                    play.game_length,
+                )
                 node.children.append(child)
-                following.append((child, found, entry))
+                if game.level(play.fragment) <= game.level(key) and _on_path(play.fragment, entry):
+                    cycle = True
+                    continue
+                following.append((child, None, entry))
         frontier = following
         depth += 1
     return root, cycle
@@ -150,18 +138,9 @@ def walk(
 _Entry = tuple[Node, "Position | None", Any]
 
 
-def _node(game: Game, parent: str, key: str, play: Play | None, found: Position | None) -> Node:
-    """A tree node from the play that reaches it, or else from its position read."""
-    if play is not None:
-        return Node(key, play.move, game.to_move(key), play.outcome, play.game_length)
-    assert found is not None
-    move = game.describe_move(parent, key)
-    return Node(key, move, game.to_move(key), found.outcome, found.game_length)
-
-
 def _read(lookups: Lookups, ref: SolutionRef, name: str, key: str) -> Position:
     found = lookups.read(name, ref, key)
-    if found is None:  # a stored play or plan move is gone: the solution was replaced
+    if found is None:  # a stored play is gone: the solution was replaced
         raise Republished(f"the solution of {name} changed during the walk")
     return found
 
@@ -192,21 +171,20 @@ def principal_plays(ref: SolutionRef) -> Follow:
     return best
 
 
-def plan_moves(lookups: Lookups, ref: SolutionRef, parity: int) -> Choose:
+def plan_plays(lookups: Lookups, ref: SolutionRef, name: str, parity: int) -> Follow:
     """Where the strategist is to move (at the depths of ``parity``) a plan follows the
-    stored plan move; elsewhere (None) every play."""
+    stored plan's move; elsewhere every play."""
 
-    def choose(key: str, depth: int) -> list[str] | None:
+    def follow(pos: Position, depth: int) -> list[Play]:
         if depth % 2 != parity:
-            return None
-        planned = lookups.plan_next(ref, key)
-        return [] if planned is None else [planned]
+            return list(pos.plays)
+        number = lookups.plan_play(ref, pos.fragment)
+        if number is None or not 0 <= number < len(pos.plays):
+            # A reachable position that is not final has its plan's move stored.
+            raise Republished(f"the solution of {name} changed during the walk")
+        return [pos.plays[number]]
 
-    return choose
-
-
-def every_play(pos: Position, _depth: int) -> list[Play]:
-    return list(pos.plays)
+    return follow
 
 
 def plan_rank(conn: Connection, solution_id: int, level: int, key: str) -> Any | None:
