@@ -194,3 +194,14 @@ def test_revisions_0007_and_0008_keep_every_answer_through_a_downgrade(
     from test_migrations import lookups_through_revision
 
     assert lookups_through_revision(pg, tmp_path, old) > 500
+
+
+def test_words_read_a_piece_at_a_time_as_on_sqlite(
+    pg: Store, solved_enable1: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server orders text by its own collation, not by code point: the pieces still
+    join up to every word once, sorted by code point as SQLite's are."""
+    from ghostdb.store import queries
+
+    monkeypatch.setattr(queries, "WORDS_A_READ", 25_000)
+    assert pg.words("enable1", 3) == solved_enable1.words("enable1", 3)

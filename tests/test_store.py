@@ -359,3 +359,26 @@ def test_bulk_insert_packs_small_whole_numbers_and_keeps_every_value(store: Stor
         ]
         expected[2] = int(expected[2])
         assert list(row) == expected, i
+
+
+@pytest.mark.parametrize("piece", [1, 2, 3, 1000])
+def test_words_are_read_a_piece_at_a_time_and_sorted_by_code_point(
+    store: Store, db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, piece: int
+) -> None:
+    """`dictionary_words` reads ``WORDS_A_READ`` words at a time as one text: whatever the
+    piece's size, every stored word comes once, in code point order (letters beyond the
+    Basic Multilingual Plane too), without the words shorter than asked."""
+    import sqlite3
+
+    from ghostdb.store import queries
+
+    monkeypatch.setattr(queries, "WORDS_A_READ", piece)
+    store.ingest(
+        write_list(tmp_path, "żółw zebra ab abc abd łódź 日本語 本日 ą 𝔞𝔟𝔠 aa zz", "mixed")
+    )
+    with sqlite3.connect(db_path) as con:
+        stored = sorted(row[0] for row in con.execute("SELECT word FROM words"))
+    assert len(stored) >= 10
+    assert store.words("mixed") == stored
+    for shortest in (2, 3, 4, 9):
+        assert store.words("mixed", shortest) == [w for w in stored if len(w) >= shortest]

@@ -24,6 +24,7 @@ from sqlalchemy import (
     func,
     insert,
     literal_column,
+    null,
     select,
     text,
     update,
@@ -86,17 +87,49 @@ def clear_dictionary(conn: Connection, dictionary_id: int) -> None:
     conn.execute(delete(words).where(words.c.dictionary_id == dictionary_id))
 
 
+WORDS_A_READ = 1_000_000
+"""How many words `dictionary_words` reads as one text."""
+
+
 def dictionary_words(conn: Connection, dictionary_id: int, min_length: int = 1) -> list[str]:
-    """The words of a dictionary with at least ``min_length`` letters, sorted."""
-    stmt = (
-        select(words.c.word)
-        .where(words.c.dictionary_id == dictionary_id, func.length(words.c.word) >= min_length)
-        .order_by(words.c.word)
-    )
-    # Straight from the driver: SQLAlchemy's per-row work would triple the time.
-    query = FastQuery(stmt, conn.dialect)
-    rows = query.run(conn.connection.driver_connection, {})
-    return [r[0] for r in rows]
+    """The words of a dictionary with at least ``min_length`` letters, sorted by code
+    point.
+
+    Read `WORDS_A_READ` at a time, each piece as one text (its words joined by newlines,
+    which no word holds) split in Python: a row a word takes half as long again
+    (Debian's Polish list, 4 million words: 1.8 s against 1.2).  An aggregate's order is
+    the database's to choose, so the words are sorted here (they come nearly in order:
+    a tenth of a second for Polish)."""
+    sqlite = conn.dialect.name == "sqlite"
+    found: list[str] = []
+    last: str | None = None  # a piece starts after the highest word of the one before
+    while True:
+        piece = (
+            select(words.c.word)
+            .where(words.c.dictionary_id == dictionary_id, func.length(words.c.word) >= min_length)
+            .order_by(words.c.word)
+            .limit(WORDS_A_READ)
+        )
+        if last is not None:
+            piece = piece.where(words.c.word > last)
+        sub = piece.subquery()
+        # The highest word as the database orders them: SQLite compares UTF-8 bytes, as
+        # Python compares code points (max in SQL would add a third to the read); a
+        # server's collation may order otherwise.
+        high = null() if sqlite else func.max(sub.c.word)
+        joined = func.aggregate_strings(sub.c.word, "\n")
+        joined_words, last, count = conn.execute(select(joined, high, func.count())).one()
+        if not count:
+            break
+        got = joined_words.split("\n")
+        got.sort()
+        found += got
+        if count < WORDS_A_READ:
+            break
+        if sqlite:
+            last = got[-1]
+    found.sort()  # the pieces in order too (a server's order need not be code points')
+    return found
 
 
 # -- bulk writes -----------------------------------------------------------------------------
