@@ -4,6 +4,8 @@ exactly like the list of strings a plain Python construction makes."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -158,3 +160,39 @@ def test_chunks_make_each_chunks_values(monkeypatch: pytest.MonkeyPatch) -> None
     assert {r[5] for r in rows} == {"x"} and {r[6] for r in rows} == {None}
     assert [r[7] for r in rows[:5]] == ["loss", "draw", "tie", "win", "loss"]
     assert np.array_equal(_part(graph.level, 0, 2), graph.level[:2])
+
+
+def test_chunks_are_made_ahead_in_a_worker_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`jobs._ahead` yields the chunks `_chunks` makes, in order, each already bound; an
+    error making one reaches the writer, and a writer that stops early is not kept
+    waiting."""
+    import threading
+
+    from ghostdb.store.jobs import _ahead
+
+    monkeypatch.setattr(jobs, "CHUNK_ROWS", 1000)
+    graph = GhostGame(Rules(Variant.SUPER, 3)).build(random_words(4, "abcdefgh", 3000))
+    table = ("positions", ("a", "b"), [graph.level, graph.keys], graph.size)
+    plain = [chunk for _, _, chunk in _chunks([table], job_id=9)]
+    makers: set[str] = set()
+
+    def watched() -> Iterator[tuple[Any, tuple[str, ...], Any]]:
+        for item in _chunks([table], job_id=9):
+            makers.add(threading.current_thread().name)
+            yield item
+
+    ahead = [chunk for _, _, chunk in _ahead(watched())]
+    assert [list(c.rows()) for c in ahead] == [list(c.rows()) for c in plain]
+    assert all(c._bound is not None for c in ahead)
+    assert makers and all(name.startswith("ghostdb-write") for name in makers)
+
+    def failing() -> Iterator[tuple[Any, tuple[str, ...], Any]]:
+        yield from _chunks([table], job_id=9)
+        raise OSError("no space left")
+
+    with pytest.raises(OSError, match="no space"):
+        for _ in _ahead(failing()):
+            pass
+    first = _ahead(_chunks([table], job_id=9))
+    next(first)
+    first.close()  # returns once the chunk made meanwhile is done

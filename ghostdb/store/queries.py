@@ -151,6 +151,7 @@ class Columns:
     def __init__(self, count: int, columns: Sequence[Any]) -> None:
         self.count = count
         self.columns = columns
+        self._bound: tuple[Layout, list[Any], list[Any]] | None = None
 
     def __len__(self) -> int:
         return self.count
@@ -183,6 +184,17 @@ class Columns:
             found[i] = ("pack", word, shift, bits, nullable)
             shift += bits
         return tuple(found.get(i, ("one", 0, 0, 0, False)) for i in range(len(self.columns)))
+
+    def prepared(self) -> tuple[Layout, list[Any], list[Any]]:
+        """How SQLite binds these rows (`layout`) and the values it binds (`bound`),
+        worked out once: a solve job works them out for a chunk in a worker thread while
+        the chunk before is written (see `ghostdb.store.jobs`)."""
+        if self._bound is None:
+            layout = self.layout(pack=True)
+            if all(spec[0] == "one" for spec in layout):  # nothing left to make rows of
+                layout = tuple(("own", k, 0, 0, False) for k in range(len(layout)))
+            self._bound = (layout, *self.bound(layout))
+        return self._bound
 
     def bound(self, layout: Layout) -> tuple[list[Any], list[Any]]:
         """The values bound once a statement, and those bound for each row, row after row
@@ -266,10 +278,7 @@ def bulk_insert(
     dialect = conn.dialect.name
     if dialect == "sqlite":
         if isinstance(rows, Columns):
-            layout = rows.layout(pack=True)
-            if all(spec[0] == "one" for spec in layout):  # nothing left to make rows of
-                layout = tuple(("own", k, 0, 0, False) for k in range(len(layout)))
-            shared, flat = rows.bound(layout)
+            layout, shared, flat = rows.prepared()
         else:
             layout = tuple(("own", k, 0, 0, False) for k in range(len(columns)))
             shared, flat = [], list(chain.from_iterable(rows))
