@@ -23,19 +23,6 @@ CREATE TABLE words (
 	CONSTRAINT pk_words PRIMARY KEY (dictionary_id, word)
 )
  WITHOUT ROWID;
-CREATE TABLE plans (
-	solution_id INTEGER NOT NULL, 
-	level SMALLINT NOT NULL, 
-	fragment TEXT NOT NULL, 
-	mover_lossiness SMALLINT NOT NULL, 
-	mover_outcomes BIGINT NOT NULL, 
-	mover_letters BIGINT NOT NULL, 
-	waiter_lossiness SMALLINT NOT NULL, 
-	waiter_outcomes BIGINT NOT NULL, 
-	waiter_letters BIGINT NOT NULL, plan_play SMALLINT, 
-	CONSTRAINT pk_plans PRIMARY KEY (solution_id, level, fragment)
-)
- WITHOUT ROWID;
 CREATE TABLE "solutions" (
 	id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, 
 	dictionary_id INTEGER, 
@@ -54,8 +41,8 @@ CREATE TABLE "solutions" (
 	has_plans BOOLEAN DEFAULT (false) NOT NULL, 
 	game VARCHAR(20) DEFAULT 'ghost' NOT NULL, 
 	input_sha256 VARCHAR(64), 
-	CONSTRAINT fk_solutions_dictionary_id_dictionaries FOREIGN KEY(dictionary_id) REFERENCES dictionaries (id) ON DELETE CASCADE, 
-	CONSTRAINT ck_solutions_ck_solutions_status CHECK (status IN ('running', 'complete', 'failed', 'superseded'))
+	CONSTRAINT ck_solutions_ck_solutions_status CHECK (status IN ('running', 'complete', 'failed', 'superseded')), 
+	CONSTRAINT fk_solutions_dictionary_id_dictionaries FOREIGN KEY(dictionary_id) REFERENCES dictionaries (id) ON DELETE CASCADE
 );
 CREATE INDEX ix_solutions_dictionary_id ON solutions (dictionary_id);
 CREATE UNIQUE INDEX ix_solutions_published ON solutions (dictionary_id, rules) WHERE status = 'complete' AND dictionary_id IS NOT NULL;
@@ -104,6 +91,20 @@ CREATE TABLE positions (
 	safe_seats SMALLINT, 
 	label TEXT, 
 	CONSTRAINT pk_positions PRIMARY KEY (solution_id, level, fragment)
+)
+ WITHOUT ROWID;
+CREATE TABLE plans (
+	solution_id INTEGER NOT NULL, 
+	level SMALLINT NOT NULL, 
+	fragment TEXT NOT NULL, 
+	plan_play SMALLINT, 
+	mover_lossiness SMALLINT NOT NULL, 
+	mover_outcomes BIGINT NOT NULL, 
+	mover_letters BIGINT NOT NULL, 
+	waiter_lossiness SMALLINT NOT NULL, 
+	waiter_outcomes BIGINT NOT NULL, 
+	waiter_letters BIGINT NOT NULL, 
+	CONSTRAINT pk_plans PRIMARY KEY (solution_id, level, fragment)
 )
  WITHOUT ROWID;
 INSERT INTO alembic_version (version_num) VALUES ('0008');

@@ -196,3 +196,32 @@ def test_chunks_are_made_ahead_in_a_worker_in_order(monkeypatch: pytest.MonkeyPa
     first = _ahead(_chunks([table], job_id=9))
     next(first)
     first.close()  # returns once the chunk made meanwhile is done
+
+
+def test_a_failed_write_lets_its_worker_go_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When writing a chunk fails, `jobs._write` closes the chunks made ahead: no worker
+    thread is left while the error is still being handled (a solve marks its job failed
+    meanwhile)."""
+    import threading
+
+    from ghostdb.store import queries
+
+    monkeypatch.setattr(jobs, "CHUNK_ROWS", 1000)
+    graph = GhostGame(Rules(Variant.SUPER, 3)).build(random_words(4, "abcdefgh", 3000))
+    table = ("positions", ("a", "b"), [graph.level, graph.keys], graph.size)
+
+    def full_disk(*_args: Any, **_kwargs: Any) -> None:
+        raise OSError("no space left")
+
+    class Conn:
+        class dialect:
+            name = "sqlite"
+
+    monkeypatch.setattr(queries, "bulk_insert", full_disk)
+    try:
+        jobs._write(Conn(), _chunks([table], job_id=9), graph.size, None)
+    except OSError:
+        alive = [t.name for t in threading.enumerate() if t.name.startswith("ghostdb-write")]
+        assert alive == []
+    else:
+        pytest.fail("the write did not fail")

@@ -15,7 +15,7 @@ from conftest import run as cli
 from conftest import write_list
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import update
+from sqlalchemy import text, update
 
 from ghostdb import Rules, Store, open_store
 from ghostdb.errors import BadMove, DeadFragment, MissingPlans
@@ -270,6 +270,18 @@ def test_plan_errors(five: Path) -> None:
     assert code == 1 and err.startswith("error: ") and "ghostdb solve five --force" in err
     code, _, err = cli("strategy", "five", "--from", "tx", db=five)
     assert code == 1 and "'tx' begins no word" in err
+
+
+def test_a_plan_move_that_is_not_stored_is_named_not_retried(five: Path) -> None:
+    """A reachable position whose plan lost its move (a store written inconsistently)
+    makes `strategy` say so and what to run, not that the solution changed."""
+    with open_store(str(five)) as store:
+        assert store.solution("five").strategy(0).as_dict()  # whole to begin with
+        with store.engine.begin() as conn:
+            conn.execute(text("UPDATE plans SET plan_play = NULL WHERE level = 0"))
+    code, _, err = cli("strategy", "five", "--player", "0", db=five)
+    assert code == 1 and err.count("\n") == 1, err
+    assert "disagree with its positions" in err and "ghostdb verify five" in err, err
 
 
 # -- against brute force ---------------------------------------------------------------------

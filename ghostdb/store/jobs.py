@@ -16,8 +16,8 @@ import os
 import signal
 import socket
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -373,7 +373,7 @@ def _solution_info(row: Any, interrupted: bool) -> SolutionInfo:
 
 def _write(
     conn: Any,
-    chunks: Iterator[tuple[Any, tuple[str, ...], q.Columns]],
+    chunks: Generator[tuple[Any, tuple[str, ...], q.Columns], None, None],
     total: int,
     progress: ProgressFn | None,
     staged: bool = False,
@@ -381,16 +381,19 @@ def _write(
     written = 0
     if conn.dialect.name == "sqlite":
         chunks = _ahead(chunks)
-    for table, columns, chunk in chunks:
-        q.bulk_insert(conn, table, columns, chunk, staged=staged)
-        written += len(chunk)
-        if progress:
-            progress("write", written, total)
+    # Closed however the loop ends, so that a failed or interrupted write lets its worker
+    # go at once rather than whenever the generator is collected.
+    with closing(chunks):
+        for table, columns, chunk in chunks:
+            q.bulk_insert(conn, table, columns, chunk, staged=staged)
+            written += len(chunk)
+            if progress:
+                progress("write", written, total)
 
 
 def _ahead(
-    chunks: Iterator[tuple[Any, tuple[str, ...], q.Columns]],
-) -> Iterator[tuple[Any, tuple[str, ...], q.Columns]]:
+    chunks: Generator[tuple[Any, tuple[str, ...], q.Columns], None, None],
+) -> Generator[tuple[Any, tuple[str, ...], q.Columns], None, None]:
     """``chunks``, each made and bound (`q.Columns.prepared`) in a worker thread while
     the caller writes the one before.  SQLite works without the GIL, and making a chunk's
     values in Python is a fifth of a write: the two overlap on a second core."""
@@ -405,9 +408,12 @@ def _ahead(
 
     with ThreadPoolExecutor(1, thread_name_prefix="ghostdb-write") as worker:
         coming = worker.submit(make)
-        while (found := coming.result()) is not None:
-            coming = worker.submit(make)
-            yield found
+        try:
+            while (found := coming.result()) is not None:
+                coming = worker.submit(make)
+                yield found
+        finally:
+            coming.cancel()  # not started yet: never started
 
 
 def _check_current(
@@ -573,7 +579,7 @@ def _part(column: Any, lo: int, hi: int) -> Any:
 
 def _chunks(
     tables: list[Table], job_id: int | None
-) -> Iterator[tuple[Any, tuple[str, ...], q.Columns]]:
+) -> Generator[tuple[Any, tuple[str, ...], q.Columns], None, None]:
     """Each table's rows in chunks, for progress and memory, with the solution's id
     (unless None): each chunk's Python values are made here, as it is written."""
     key: tuple[str, ...] = () if job_id is None else ("solution_id",)

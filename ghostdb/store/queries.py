@@ -102,7 +102,7 @@ def dictionary_words(conn: Connection, dictionary_id: int, min_length: int = 1) 
     a tenth of a second for Polish)."""
     sqlite = conn.dialect.name == "sqlite"
     found: list[str] = []
-    last: str | None = None  # a piece starts after the highest word of the one before
+    start: str | None = None  # a piece starts after the highest word of the one before
     while True:
         piece = (
             select(words.c.word)
@@ -110,15 +110,15 @@ def dictionary_words(conn: Connection, dictionary_id: int, min_length: int = 1) 
             .order_by(words.c.word)
             .limit(WORDS_A_READ)
         )
-        if last is not None:
-            piece = piece.where(words.c.word > last)
+        if start is not None:
+            piece = piece.where(words.c.word > start)
         sub = piece.subquery()
         # The highest word as the database orders them: SQLite compares UTF-8 bytes, as
         # Python compares code points (max in SQL would add a third to the read); a
         # server's collation may order otherwise.
         high = null() if sqlite else func.max(sub.c.word)
         joined = func.aggregate_strings(sub.c.word, "\n")
-        joined_words, last, count = conn.execute(select(joined, high, func.count())).one()
+        joined_words, highest, count = conn.execute(select(joined, high, func.count())).one()
         if not count:
             break
         got = joined_words.split("\n")
@@ -126,8 +126,10 @@ def dictionary_words(conn: Connection, dictionary_id: int, min_length: int = 1) 
         found += got
         if count < WORDS_A_READ:
             break
-        if sqlite:
-            last = got[-1]
+        following = got[-1] if sqlite else highest
+        if following == start:  # a piece that does not move on would be read forever
+            raise RuntimeError(f"reading the words stopped at {start!r}")
+        start = following
     found.sort()  # the pieces in order too (a server's order need not be code points')
     return found
 

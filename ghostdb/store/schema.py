@@ -162,13 +162,13 @@ plans = Table(
     Column("solution_id", Integer, primary_key=True),
     Column("level", SmallInteger, primary_key=True),
     Column("fragment", KEY_TEXT, primary_key=True),
+    Column("plan_play", SmallInteger),
     Column("mover_lossiness", SmallInteger, nullable=False),
     Column("mover_outcomes", BigInteger, nullable=False),
     Column("mover_letters", BigInteger, nullable=False),
     Column("waiter_lossiness", SmallInteger, nullable=False),
     Column("waiter_outcomes", BigInteger, nullable=False),
     Column("waiter_letters", BigInteger, nullable=False),
-    Column("plan_play", SmallInteger),  # last: revision 0008 added it
     sqlite_with_rowid=False,
 )
 

@@ -180,7 +180,7 @@ def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any)
         )
     words = None
     if dictionary is not None:
-        stored = sorted(q.dictionary_words(conn, dictionary.id))
+        stored = q.dictionary_words(conn, dictionary.id)  # sorted by code point
         _check_dictionary(verdict, solution, dictionary, stored)
         words = [w for w in stored if len(w) >= rules.min_length]  # a word game's rules
     else:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from ghostdb.errors import BadMove, DeadFragment, MissingPlans, NotSolved
+from ghostdb.errors import BadMove, DatabaseError, DeadFragment, MissingPlans, NotSolved
 from ghostdb.store.schema import plans
 from ghostdb.strategies import Lines, Node, Strategy, endings
 
@@ -79,17 +79,29 @@ def strategy(solution: Solution, player: int | None, position: str) -> Strategy:
         with solution.engine.connect() as conn:
             rank = plan_rank(conn, ref.id, ref.game.level(start.fragment), start.fragment)
         if rank is None:  # every reachable position has its plan row: republished
-            solution.refresh()
+            _published_again(solution, ref.id)
             continue
         try:
             follow = plan_plays(solution.lookups, ref, name, parity)
             tree, _ = walk(solution.lookups, ref, name, start, follow)
         except Republished:
-            solution.refresh()
+            _published_again(solution, ref.id)
             continue
         size = plan_sizes(rank)[parity]
         return Strategy(name, rules, player, start.fragment, size, tree, endings(tree))
     raise _changed(name)
+
+
+def _published_again(solution: Solution, read: int) -> None:
+    """After a plan was found missing: find the published solution again, or, if it is
+    still the one read (its plans and positions disagree), say what to do."""
+    if solution.refresh().id == read:
+        name, flags = solution.name, solution.rules.flags()
+        raise DatabaseError(
+            f"the stored plans of {name} for {solution.rules.describe()} disagree with its "
+            f"positions: run `ghostdb verify {name}{flags}`, then "
+            f"`ghostdb solve {name}{flags} --force`"
+        )
 
 
 def _changed(name: str) -> NotSolved:
