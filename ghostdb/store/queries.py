@@ -122,15 +122,14 @@ def dictionary_words(conn: Connection, dictionary_id: int, min_length: int = 1) 
         if not count:
             break
         got = joined_words.split("\n")
-        got.sort()
         found += got
         if count < WORDS_A_READ:
             break
-        following = got[-1] if sqlite else highest
+        following = max(got) if sqlite else highest
         if following == start:  # a piece that does not move on would be read forever
             raise RuntimeError(f"reading the words stopped at {start!r}")
         start = following
-    found.sort()  # the pieces in order too (a server's order need not be code points')
+    found.sort()  # once, at the end: each piece's order is the database's to choose
     return found
 
 
