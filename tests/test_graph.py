@@ -12,7 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ghostdb.errors import NotSolved
-from ghostdb.games.ghost.graph import Graph, build_anagram_graph, build_graph, build_insert_graph
+from ghostdb.games.base import SortedWords
+from ghostdb.games.ghost.graph import (
+    Graph,
+    build_anagram_graph,
+    build_graph,
+    build_insert_graph,
+    game_words,
+)
 from ghostdb.games.ghost.rules import Form, Move, Rules, Variant
 from ghostdb.wordlists import load
 
@@ -180,6 +187,39 @@ def test_alphabet_of_more_than_255_letters(game: str) -> None:
 def test_duplicates_and_unsorted_input(game: str) -> None:
     words = ["tea", "eat", "ate", "tea", "a", "eta", "at"]
     assert_matches(build(words, game, 2), reference(words, game, 2), game)
+
+
+def test_sorted_words_are_built_from_as_they_come() -> None:
+    """Words a store says are sorted and long enough are not filtered or sorted again;
+    words it says are long enough for a lower minimum are."""
+    words = ["ate", "eat", "eta", "tea"]
+    said = SortedWords(words, 3)
+    assert game_words(said, 3) is said
+    assert game_words(said, 2) is said
+    assert game_words(SortedWords(["tea", "at", "ate"], 2), 3) == ["ate", "tea"]
+    assert game_words(["tea", "at", "ate"], 3) == ["ate", "tea"]
+    for game in GAMES:
+        assert_matches(build(said, game, 3), reference(words, game, 3), game)
+
+
+def test_a_solve_builds_from_the_words_the_store_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The solve job hands the builder the store's sorted words as `SortedWords`: the
+    half second of Polish words filtered and sorted again stays saved."""
+    from ghostdb import Rules, open_store
+    from ghostdb.games.ghost import graph
+
+    seen: list[object] = []
+    real = graph.game_words
+    monkeypatch.setattr(graph, "game_words", lambda w, m: seen.append(w) or real(w, m))
+    listing = tmp_path / "w.txt"
+    listing.write_text("ate\neat\ntea\nat\n")
+    with open_store(tmp_path / "s.sqlite") as store:
+        store.ingest(listing, name="w")
+        store.solve("w", Rules(min_length=3))
+    assert len(seen) == 1 and isinstance(seen[0], SortedWords)
+    assert list(seen[0]) == ["ate", "eat", "tea"] and seen[0].min_length == 3
 
 
 # -- small cases by hand -----------------------------------------------------------------------

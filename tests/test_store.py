@@ -260,6 +260,15 @@ def test_read_commands_do_not_create_a_database(tmp_path: Path) -> None:
     assert not os.listdir(tmp_path)
 
 
+def test_a_path_opens_a_store(tmp_path: Path) -> None:
+    """A `pathlib.Path` is a file path as a string is (Python callers pass either)."""
+    with open_store(tmp_path / "p.db") as made:
+        assert made.dictionaries() == []
+    with open_store(tmp_path / "p.db", create=False, readonly=True) as again:
+        assert again.dictionaries() == []
+    assert sorted(os.listdir(tmp_path)) == ["p.db"]
+
+
 def test_a_replaced_and_solved_again_dictionary_answers_anew(store: Store, tmp_path: Path) -> None:
     """`ingest --replace` drops a dictionary's solutions; the next solve's id must not be
     the one a reader cached for the old words (solution ids are never reused)."""

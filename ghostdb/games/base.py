@@ -181,6 +181,20 @@ class KeyList(list[str]):
         return [key(i) if i >= 0 else None for i in indices.tolist()]
 
 
+class SortedWords(tuple[str, ...]):
+    """Distinct words sorted by code point, each of at least ``min_length`` letters: what
+    a store reads for a solve (`ghostdb.store.queries.dictionary_words`), said once so
+    that a game builds from them as they are.  Filtering and sorting Debian's 4 million
+    Polish words again took half a second of a 10-second solve."""
+
+    min_length: int
+
+    def __new__(cls, words: Sequence[str], min_length: int) -> SortedWords:
+        made = super().__new__(cls, words)
+        made.min_length = min_length
+        return made
+
+
 @dataclass
 class PositionGraph:
     """Every position of a rule set and every move between them, as arrays.

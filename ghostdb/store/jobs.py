@@ -25,7 +25,7 @@ import numpy as np
 from sqlalchemy.engine import Engine
 
 from ghostdb.errors import Interrupted, NotSolved, SolveFailed, UnknownDictionary
-from ghostdb.games.base import Game, PositionGraph, RuleSet
+from ghostdb.games.base import Game, PositionGraph, RuleSet, SortedWords
 from ghostdb.games.registry import check_rules, game_of, parse_rules, played_as
 from ghostdb.reports import SolutionInfo
 from ghostdb.solvers import SOLVER_VERSION, Values, best_plays, safety, solve
@@ -111,7 +111,7 @@ class _Subject:
     dictionary_id: int | None = None
     words_sha: str | None = None
     alphabet: str = ""
-    words: list[str] | None = None
+    words: SortedWords | None = None
     """Let go by `_compute` once the graph is built: a big list's strings are hundreds of
     megabytes that the solve and the write do not need."""
     word_count: int | None = None
@@ -209,7 +209,10 @@ def _read_subject(engine: Engine, name: str, rules: RuleSet, force: bool) -> _Su
             subject.alphabet = dictionary.alphabet
         subject.existing = q.published_solution(conn, game.name, subject.dictionary_id, rules.key)
         if subject.dictionary_id is not None and (subject.existing is None or force):
-            subject.words = q.dictionary_words(conn, subject.dictionary_id, rules.min_length)
+            subject.words = SortedWords(
+                q.dictionary_words(conn, subject.dictionary_id, rules.min_length),
+                rules.min_length,
+            )
             subject.word_count = len(subject.words)
             if not subject.words:
                 raise NotSolved(

@@ -16,6 +16,7 @@ Nothing here solves except `Store.solve`, which runs a job (see `ghostdb.store.j
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,15 +51,18 @@ if TYPE_CHECKING:
     from ghostdb.values import Position
 
 
-def open_store(url: str | None = None, *, create: bool = True, readonly: bool = False) -> Store:
+def open_store(
+    url: str | os.PathLike[str] | None = None, *, create: bool = True, readonly: bool = False
+) -> Store:
     """Open (and if needed create or upgrade) the database at ``url``.
 
-    ``url`` is a SQLAlchemy URL or a file path; by default ``$GHOSTDB_URL`` or
-    ``./ghost.db``.  With ``create=False`` a missing file, or one with no schema, raises
-    DatabaseError; ``readonly`` opens an existing database at the current schema and
-    never writes.
+    ``url`` is a SQLAlchemy URL or a file path (a string or a `pathlib.Path`); by default
+    ``$GHOSTDB_URL`` or ``./ghost.db``.  With ``create=False`` a missing file, or one with
+    no schema, raises DatabaseError; ``readonly`` opens an existing database at the
+    current schema and never writes.
     """
-    return Store(open_engine(url, create=create, readonly=readonly))
+    path = None if url is None else os.fspath(url)
+    return Store(open_engine(path, create=create, readonly=readonly))
 
 
 class Store:

@@ -44,6 +44,7 @@ from ghostdb.games.base import (
     KeyList,
     PositionGraph,
     RuleSet,
+    SortedWords,
 )
 from ghostdb.games.registry import game_of, parse_rules
 from ghostdb.solvers import SOLVER_VERSION, group_starts, play_numbers
@@ -182,7 +183,8 @@ def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any)
     if dictionary is not None:
         stored = q.dictionary_words(conn, dictionary.id)  # sorted by code point
         _check_dictionary(verdict, solution, dictionary, stored)
-        words = [w for w in stored if len(w) >= rules.min_length]  # a word game's rules
+        long_enough = (w for w in stored if len(w) >= rules.min_length)  # a word game's
+        words = SortedWords(long_enough, rules.min_length)
     else:
         recorded = hashlib.sha256(rules.key.encode()).hexdigest()
         if solution.input_sha256 not in (None, recorded):

@@ -22,6 +22,7 @@ from typing import overload
 import numpy as np
 
 from ghostdb.errors import NotSolved
+from ghostdb.games.base import SortedWords
 from ghostdb.games.ghost.rules import Form, Rules, Variant
 
 
@@ -55,8 +56,11 @@ class Graph:
         return self.fragments.lengths
 
 
-def game_words(words: Iterable[str], min_length: int) -> list[str]:
-    """The words that end a game: those of at least ``min_length`` letters, sorted."""
+def game_words(words: Iterable[str], min_length: int) -> Sequence[str]:
+    """The words that end a game: those of at least ``min_length`` letters, sorted (as
+    they come when they are `SortedWords` long enough already)."""
+    if isinstance(words, SortedWords) and words.min_length >= min_length:
+        return words
     return sorted([w for w in words if len(w) >= min_length])
 
 
