@@ -62,11 +62,24 @@ def _level(parent: np.ndarray, child: np.ndarray, rank: np.ndarray, p: Plans) ->
     """The plans of one level's parents (edges sorted by parent, then move)."""
     starts = group_starts(parent)
     parents = parent[starts]
-    # Strategist to move: the move whose resulting (opponent-to-move) plan ranks lowest.
-    order = np.lexsort(
-        (rank, p.waiter_letters[child], p.waiter_outcomes[child], p.waiter_lossiness[child], parent)
-    )
-    pick = child[order[starts]]
+    group = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(parent)]))
+    # Strategist to move: the move whose resulting (opponent-to-move) plan ranks lowest,
+    # by lossiness, outcomes, letters, then move order.  The moves still in the running
+    # are narrowed a field at a time by a minimum over each parent's edges: a sort of
+    # every edge by five keys took three times as long (a second of SuperDuperGhost on
+    # american-english-insane).
+    best = np.ones(len(parent), dtype=bool)
+    for field in (
+        p.waiter_lossiness[child],
+        p.waiter_outcomes[child],
+        p.waiter_letters[child],
+        rank,
+    ):
+        field = np.where(best, field, np.iinfo(field.dtype).max)
+        best &= field == np.minimum.reduceat(field, starts)[group]
+    # The first of any edges still tied (one per move: none are), as a stable sort would.
+    at = np.minimum.reduceat(np.where(best, np.arange(len(parent)), len(parent)), starts)
+    pick = child[at]
     p.plan[parents] = pick
     p.mover_lossiness[parents] = p.waiter_lossiness[pick]
     p.mover_outcomes[parents] = p.waiter_outcomes[pick]
