@@ -175,7 +175,9 @@ def _sort_strings(
         return np.arange(n), np.ones(n, dtype=bool)
     per = _letters_per_key(codes.dtype)
     keys = _packed_letters(codes, starts, lengths)
-    order = np.argsort(keys)
+    # Stable: a word list's suffixes come in long sorted runs, which timsort merges (a
+    # third of the time of the default quicksort on american-english-insane).
+    order = np.argsort(keys, kind="stable")
     keys = keys[order]
     tied = keys[1:] == keys[:-1]  # with the string before, over the letters compared
     offset = per
