@@ -512,15 +512,17 @@ def _argsort_distinct(keys: np.ndarray) -> np.ndarray:
 
     Where the keys leave room, each one's index goes in its low bits and the values are
     sorted instead, in place: several times faster than an argsort, and no memory but an
-    index column of int32.
+    index column of int32 and the merge's half-size buffer.  A stable sort (timsort): the
+    keys of a graph come in long sorted runs, which it merges five times faster than the
+    default quicksort sorts them (SuperDuperGhost on american-english-insane).
     """
     n = len(keys)
     index_bits = max(n - 1, 1).bit_length()
     if n and int(keys.max()) >= 1 << (63 - index_bits):
-        return np.argsort(keys)
+        return np.argsort(keys, kind="stable")
     keys <<= index_bits
     keys |= np.arange(n, dtype=np.int32 if n < 1 << 31 else np.int64)
-    keys.sort()
+    keys.sort(kind="stable")
     keys &= (1 << index_bits) - 1
     return keys
 
