@@ -157,7 +157,8 @@ def reachable(graph: PositionGraph) -> np.ndarray:
     order = np.argsort(graph.edge_parent, kind="stable")
     parents = graph.edge_parent[order]
     children = graph.edge_child[order]
-    bounds = np.searchsorted(parents, np.arange(n + 1))
+    bounds = np.zeros(n + 1, dtype=np.int64)  # each node's edges: counted, not searched for
+    np.cumsum(np.bincount(parents, minlength=n), out=bounds[1:])
     frontier = np.array([graph.start])
     while len(frontier):
         lo, hi = bounds[frontier], bounds[frontier + 1]
