@@ -168,7 +168,9 @@ def _sort_strings(
     from the one before (False marks a duplicate).
 
     Sorts by the first packed letters, then re-sorts only the runs still tied, by their
-    next letters, until every run is either split or made of equal strings.
+    next letters, until every run is either split or made of equal strings.  Each round
+    works on the strings of the runs still tied only: a round over every string took
+    two-thirds of SuperDuperGhost's build on Polish (54 million suffixes).
     """
     n = len(starts)
     if n < 2:
@@ -179,23 +181,35 @@ def _sort_strings(
     # third of the time of the default quicksort on american-english-insane).
     order = np.argsort(keys, kind="stable")
     keys = keys[order]
-    tied = keys[1:] == keys[:-1]  # with the string before, over the letters compared
+    tied = keys[1:] == keys[:-1]  # tied[i]: places i and i + 1 agree over the letters compared
+    # The places in a tie that may go on: the strings of ``per`` letters or more (a
+    # shorter one's key holds it whole, so its tie is of equal strings).  Most suffixes
+    # of an inflected language's words are short endings repeated many times.
+    at = np.r_[tied, False] | np.r_[False, tied]
+    at &= (keys & np.uint64(0xFF if codes.itemsize == 1 else 0xFFFF)) != 0
+    at = np.flatnonzero(at)
+    del keys
     offset = per
-    while tied.any():
-        run = np.cumsum(np.r_[True, ~tied]) - 1
+    while at.size:
+        # A tie's places are consecutive; a place starts one unless tied with the place before.
+        run = np.cumsum(np.r_[True, ~tied[at[1:] - 1]]) - 1
+        members = order[at]
+        # A tie whose strings all end here is of equal strings: it stays.
         goes_on = np.zeros(run[-1] + 1, dtype=bool)
-        goes_on[run[lengths[order] > offset]] = True
-        in_tie = np.r_[tied, False] | np.r_[False, tied]
-        idx = np.flatnonzero(in_tie & goes_on[run])
-        if not idx.size:
-            break
-        members = order[idx]
+        goes_on[run[lengths[members] > offset]] = True
+        keep = goes_on[run]
+        at, run, members = at[keep], run[keep], members[keep]
         more = _packed_letters(codes, starts[members] + offset, lengths[members] - offset)
-        resort = np.lexsort((more, run[idx]))  # runs are contiguous: each stays in place
-        order[idx] = members[resort]
-        more, member_run = more[resort], run[idx]
-        pair = np.flatnonzero(member_run[1:] == member_run[:-1])
-        tied[idx[pair]] = more[pair + 1] == more[pair]
+        resort = np.lexsort((more, run))  # runs are contiguous: each stays in place
+        order[at] = members[resort]
+        more = more[resort]
+        pair = np.flatnonzero(run[1:] == run[:-1])
+        still = more[pair + 1] == more[pair]
+        tied[at[pair]] = still
+        in_tie = np.zeros(len(at), dtype=bool)
+        in_tie[pair[still]] = True
+        in_tie[pair[still] + 1] = True
+        at = at[in_tie]
         offset += per
     return order, np.r_[True, ~tied]
 
