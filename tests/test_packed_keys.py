@@ -12,7 +12,7 @@ import pytest
 
 from ghostdb.games.base import KeyList, PositionGraph
 from ghostdb.games.ghost import GhostGame
-from ghostdb.games.ghost.graph import PackedKeys, _decode, _encode
+from ghostdb.games.ghost.graph import PackedKeys, _decode, _encode, _sort_strings
 from ghostdb.games.ghost.rules import Rules, Variant
 from ghostdb.store import jobs
 from ghostdb.store.jobs import _chunks, _Lookup, _part
@@ -100,6 +100,24 @@ def test_many_keys_decode_in_blocks() -> None:
     assert list(keys) == expected
     assert keys.take(np.arange(n)[::-1]) == expected[::-1]
     assert _decode(text.code_points, text.codes, src[:5], lengths[:5]) == expected[:5]
+
+
+@pytest.mark.parametrize("letters", ["ab", "abcdefghijklmnopqrstuvwxyzż", "αβ日本"])
+def test_strings_sort_as_python_sorts_them(letters: str) -> None:
+    """`_sort_strings` against `sorted`: strings of a two-letter alphabet share long
+    prefixes and repeat (ties go on for several rounds of packed letters, some of equal
+    strings, some split late); a wide alphabet packs half as many letters a key."""
+    rng = random.Random(len(letters))
+    stems = ["".join(rng.choice(letters) for _ in range(rng.randint(1, 30))) for _ in range(40)]
+    strings = [
+        rng.choice(stems)[: rng.randint(1, 30)] + "".join(rng.choices(letters, k=rng.randint(0, 3)))
+        for _ in range(3000)
+    ]
+    text = _encode(strings)
+    order, distinct = _sort_strings(text.codes, text.starts, text.lengths)
+    got = [strings[i] for i in order]
+    assert got == sorted(strings)
+    assert distinct.tolist() == [i == 0 or got[i] != got[i - 1] for i in range(len(got))]
 
 
 def test_reorder_keeps_the_strings_packed() -> None:
