@@ -183,7 +183,8 @@ def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any)
     if dictionary is not None:
         stored = q.dictionary_words(conn, dictionary.id)  # sorted by code point
         _check_dictionary(verdict, solution, dictionary, stored)
-        long_enough = (w for w in stored if len(w) >= rules.min_length)  # a word game's
+        # The words that end a game under these rules, still in order.
+        long_enough = (w for w in stored if len(w) >= rules.min_length)
         words = SortedWords(long_enough, rules.min_length)
     else:
         recorded = hashlib.sha256(rules.key.encode()).hexdigest()
