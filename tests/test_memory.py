@@ -73,6 +73,44 @@ def test_a_solve_that_cannot_fit_is_refused_in_one_line(
     assert run("solve", "enable1", "--min-length", "4", db=db)[0] == 0
 
 
+def test_solves_side_by_side_share_the_memory(
+    ingested: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`solve --all --jobs 2`: each of two solves at once counts on half the available
+    memory (an address-space limit is each process's own), and one that cannot fit in
+    its half is refused before it writes anything."""
+    from concurrent import futures
+
+    from ghostdb import open_store
+    from ghostdb.errors import TooBig
+    from ghostdb.games.ghost import GhostGame
+    from ghostdb.store import jobs
+
+    duper = [Rules(Variant.SUPERDUPER, 3), Rules(Variant.SUPERDUPER, 4)]
+    with open_store(ingested) as store:
+        words = game_words(store.words("enable1"), 3)
+    game = GhostGame(duper[0])
+    room = game.estimate_positions(words) * 240 * 3 // 2  # one solve fits, not in half
+    monkeypatch.setattr(memory, "available", lambda: [(room, "available memory", 240)])
+    memory.check(game, words, "enable1")
+    with pytest.raises(TooBig, match=r"for each of 2 solves side by side: .* fewer --jobs"):
+        memory.check(game, words, "enable1", workers=2)
+    monkeypatch.setattr(memory, "available", lambda: [(room, memory.ADDRESS_SPACE, 240)])
+    memory.check(game, words, "enable1", workers=2)
+
+    # The workers are told how many run at once (in threads here, to see the refusal).
+    class InThreads(futures.ThreadPoolExecutor):
+        def __init__(self, workers: int, mp_context: object = None) -> None:
+            super().__init__(workers)
+
+    monkeypatch.setattr(futures, "ProcessPoolExecutor", InThreads)
+    monkeypatch.setattr(memory, "available", lambda: [(room, "available memory", 240)])
+    before = dump(ingested)
+    with open_store(ingested) as store, pytest.raises(TooBig, match="each of 2 solves"):
+        list(jobs.solve_in_workers(store.engine, "enable1", duper, 2, False))
+    assert dump(ingested) == before
+
+
 @pytest.mark.parametrize("variant", [Variant.INSERT, Variant.ANAGRAM])
 def test_insert_and_anagram_are_estimated_high(enable1: Path, variant: Variant) -> None:
     """Estimated as SuperDuperGhost's infixes (Anagram's weighed): never below the count,

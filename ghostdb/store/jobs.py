@@ -136,12 +136,14 @@ def run_solve(
     force: bool = False,
     progress: ProgressFn | None = None,
     staged: bool = False,
+    workers: int = 1,
 ) -> SolveResult:
     """Solve ``name`` (a dictionary or a game) under ``rules`` and publish the result.
 
     ``staged``: for solves that run side by side on one SQLite store, write the rows to
     memory first and copy them into the store under the write lock (see
     `ghostdb.store.queries.open_stage`): faster to share the lock, slower alone.
+    ``workers``: how many solves run side by side, sharing the machine's memory.
     """
     check_rules(name, rules)
     reap_interrupted(engine)
@@ -157,7 +159,7 @@ def run_solve(
             existing.seconds or 0.0,
         )
     # Before anything is written: a solve that cannot fit is refused in one line.
-    memory.check(game_of(rules, subject.alphabet), subject.words, name)
+    memory.check(game_of(rules, subject.alphabet), subject.words, name, workers)
     job = {
         "game": subject.game,
         "dictionary_id": subject.dictionary_id,
@@ -322,8 +324,11 @@ def solve_in_workers(
     order = sorted(rule_sets, key=lambda r: game_of(r).cost(), reverse=True)
     # spawn, not fork: a worker must not inherit this process's open connections.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(min(jobs, len(order)), mp_context=context) as pool:
-        futures = {pool.submit(_solve_in_worker, url, name, r.key, force): r for r in order}
+    workers = min(jobs, len(order))
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        futures = {
+            pool.submit(_solve_in_worker, url, name, r.key, force, workers): r for r in order
+        }
         try:
             for future in as_completed(futures):
                 yield futures[future], future.result()
@@ -332,14 +337,16 @@ def solve_in_workers(
             raise
 
 
-def _solve_in_worker(url: str, name: str, key: str, force: bool) -> SolveResult:
-    """One rule set solved in a worker process, on an engine of its own."""
+def _solve_in_worker(url: str, name: str, key: str, force: bool, workers: int) -> SolveResult:
+    """One rule set solved in a worker process, on an engine of its own, beside
+    ``workers`` - 1 others."""
     from ghostdb.store.db import open_engine
 
     engine = open_engine(url)
     try:
         # Staged: the workers share SQLite's one write lock, so each holds it briefly.
-        return run_solve(engine, name, parse_rules(key), force=force, staged=True)
+        rules = parse_rules(key)
+        return run_solve(engine, name, rules, force=force, staged=True, workers=workers)
     finally:
         engine.dispose()
 

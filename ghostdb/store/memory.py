@@ -12,7 +12,9 @@ What is available is the least of: the memory the kernel reports available, the
 address-space limit (``ulimit -v``) less what this process already uses, and a cgroup v2
 memory limit less its usage (less its reclaimable page cache).  The first and last are
 resident memory, compared with `RESIDENT_PER_POSITION`; the address-space limit with
-`BYTES_PER_POSITION`.  Workers of ``solve --all --jobs N`` check each for itself.
+`BYTES_PER_POSITION`.  Workers of ``solve --all --jobs N`` solve side by side: each
+counts on its share of the available memory and of a cgroup's room, and on the whole
+of its own address space.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ RESIDENT_PER_POSITION = 240
 limit are compared with."""
 SKIP_ENV = "GHOSTDB_MEMORY_CHECK"
 """Set to 0 to solve without the check (an estimate errs high by up to a quarter)."""
+ADDRESS_SPACE = "the address-space limit (ulimit -v)"
+"""The bound that is each process's own: solves side by side do not share it."""
 
 
 def available() -> list[tuple[int, str, int]]:
@@ -52,8 +56,7 @@ def available() -> list[tuple[int, str, int]]:
         soft, _ = resource.getrlimit(resource.RLIMIT_AS)
         if soft != resource.RLIM_INFINITY:
             used = _status_kb("VmSize") * 1024
-            where = "the address-space limit (ulimit -v)"
-            found.append((max(0, soft - used), where, BYTES_PER_POSITION))
+            found.append((max(0, soft - used), ADDRESS_SPACE, BYTES_PER_POSITION))
     cgroup = _cgroup_room()
     if cgroup is not None:
         found.append((cgroup, "the cgroup's memory limit", RESIDENT_PER_POSITION))
@@ -83,12 +86,16 @@ def _cgroup_room() -> int | None:
     return None
 
 
-def check(game: Game, words: Sequence[str] | None, name: str) -> None:
+def check(game: Game, words: Sequence[str] | None, name: str, workers: int = 1) -> None:
     """Raise TooBig when solving ``game`` over ``words`` would not fit: a cheap upper
-    bound first, the sampled estimate only when that bound does not fit."""
+    bound first, the sampled estimate only when that bound does not fit.  ``workers``:
+    how many solves run side by side (``solve --all --jobs N``), sharing the memory."""
     if os.environ.get(SKIP_ENV, "").strip() == "0":
         return
-    room = available()
+    room = [
+        (free if what == ADDRESS_SPACE else free // workers, what, per)
+        for free, what, per in available()
+    ]
     if not room:
         return
     most = game.positions_at_most(words)
@@ -103,12 +110,15 @@ def check(game: Game, words: Sequence[str] | None, name: str) -> None:
     estimate = min(estimate, most)
     for free, bound_by, per in sorted(room):
         if estimate * per > free:
+            shared = workers > 1 and bound_by != ADDRESS_SPACE
+            each = f" for each of {workers} solves side by side" if shared else ""
+            fewer = " or solve with fewer --jobs," if shared else ""
             raise TooBig(
                 f"solving {name} for {game.rules.describe()} needs about "
                 f"{_gb(estimate * per)} (about {estimate:,} positions at {per} bytes each), "
-                f"but {bound_by} leaves {_gb(free)}: free memory or raise the limit, or "
-                f"solve it on a bigger machine ({SKIP_ENV}=0 solves anyway; nothing was "
-                f"changed)"
+                f"but {bound_by} leaves {_gb(free)}{each}: free memory or raise the limit,"
+                f"{fewer} or solve it on a bigger machine ({SKIP_ENV}=0 solves anyway; "
+                "nothing was changed)"
             )
 
 
