@@ -189,8 +189,8 @@ def test_lookup_many_reads_as_get(pg: Store, monkeypatch: pytest.MonkeyPatch) ->
 def test_revisions_0007_and_0008_keep_every_answer_through_a_downgrade(
     pg: Store, tmp_path: Path, old: str
 ) -> None:
-    """The compact rows' migration and the plans' move into the positions' rows, down and
-    up again on the server with rows in it."""
+    """The compact rows' migration (0007) and the plans' moves as play numbers (0008),
+    down and up again on the server with rows in it."""
     from test_migrations import lookups_through_revision
 
     assert lookups_through_revision(pg, tmp_path, old) > 500

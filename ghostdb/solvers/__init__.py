@@ -36,6 +36,12 @@ def group_starts(parent: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.r_[True, parent[1:] != parent[:-1]])
 
 
+def group_of(starts: np.ndarray, n: int) -> np.ndarray:
+    """The run each of ``n`` items belongs to, from where the runs start (`group_starts`):
+    how a per-run result (a `reduceat`) is spread back over the run's items."""
+    return np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, n]))
+
+
 _RANK_BITS = 24
 _LENGTH_BITS = 24
 
@@ -79,7 +85,7 @@ def reduce_moves(
     starts = group_starts(parent)
     if len(starts) == 0:
         return
-    group = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(parent)]))
+    group = group_of(starts, len(parent))
     mine = _FLIP[value[child]].astype(np.int64)  # each move's value for the mover
     child_len = length[child].astype(np.int64)
     # Wins and ties: the shortest first; losses: the longest first; draws: no length.
@@ -105,7 +111,7 @@ def play_numbers(graph: PositionGraph) -> np.ndarray:
     starts = group_starts(parent)
     play = child != parent
     before = np.cumsum(play, dtype=np.int64) - play  # plays before each edge, overall
-    first = np.repeat(before[starts], np.diff(np.r_[starts, len(parent)]))
+    first = before[starts][group_of(starts, len(parent))]
     return np.where(play, before - first, -1).astype(np.int32)
 
 

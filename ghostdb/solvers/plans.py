@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ghostdb.games.base import NOT_FINAL, WIN, PositionGraph
-from ghostdb.solvers import Values, group_starts
+from ghostdb.solvers import Values, group_of, group_starts
 from ghostdb.solvers.levels import level_bounds
 
 
@@ -62,7 +62,7 @@ def _level(parent: np.ndarray, child: np.ndarray, rank: np.ndarray, p: Plans) ->
     """The plans of one level's parents (edges sorted by parent, then move)."""
     starts = group_starts(parent)
     parents = parent[starts]
-    group = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(parent)]))
+    group = group_of(starts, len(parent))
     # Strategist to move: the move whose resulting (opponent-to-move) plan ranks lowest,
     # by lossiness, outcomes, letters, then move order.  The moves still in the running
     # are narrowed a field at a time by a minimum over each parent's edges: a sort of

@@ -42,7 +42,6 @@ RANKS = (
     ("waiter_letters", sa.BigInteger),
 )
 RANK_NAMES = ", ".join(name for name, _ in RANKS)
-BATCH = 50_000
 
 
 def _plans_table(move: sa.Column) -> None:
@@ -94,7 +93,7 @@ def _rebuild(old: str, source: str, target: str, move: sa.Column, to_play: bool)
         stored = bind.execute(rows_sql, {"s": solution_id})
         for (level, key, *ranks), move in _moves(stored, positions, found):
             batch.append((solution_id, level, key, move, *ranks))
-            if len(batch) == BATCH:
+            if len(batch) == plays.BATCH:
                 cursor.executemany(insert, batch)
                 batch = []
         if batch:
