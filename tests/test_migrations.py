@@ -206,21 +206,30 @@ def lookups_through_revision(store: Store, tmp: Path, old: str) -> int:
     for name, rules in solved:
         store.solve(name, rules, force=True)
 
+    movers = {}  # (solution, level, key): the plan's rank with the strategist to move
+
     def answers() -> dict[tuple[str, str, str], object]:
         found = {}
         for name, rules in solved:
             solution = store.solution(name, rules)
+            solution_id = solution.refresh().id
             with store.engine.connect() as conn:
                 keys = conn.execute(
-                    select(positions.c.fragment).where(
-                        positions.c.solution_id == solution.refresh().id
-                    )
+                    select(positions.c.fragment).where(positions.c.solution_id == solution_id)
                 ).scalars()
                 for key in keys:
                     found[(name, rules.key, key)] = pos = solution.lookup(key)
                     if solution.game.keeps_plans and pos.reachable:
-                        plans = [solution.strategy(p, key).as_dict() for p in (0, 1)]
-                        found[(name, rules.key, key, "plans")] = plans
+                        plans = [solution.strategy(p, key) for p in (0, 1)]
+                        found[(name, rules.key, key, "plans")] = [
+                            (plan.as_dict(), plan.rank) for plan in plans
+                        ]
+                        rank = plans[pos.to_move].rank
+                        movers[(solution_id, solution.game.level(key), key)] = (
+                            rank.lossiness,
+                            rank.outcomes,
+                            rank.letters,
+                        )
         return found
 
     before = answers()
@@ -228,6 +237,7 @@ def lookups_through_revision(store: Store, tmp: Path, old: str) -> int:
     keys = {
         "0006": "SELECT count(best_next) FROM positions",
         "0007": "SELECT count(plan_next) FROM plans",
+        "0008": "SELECT count(mover_letters) FROM plans",
     }
     for revision in (old, "head"):
         with writing(store.engine) as conn:
@@ -236,15 +246,25 @@ def lookups_through_revision(store: Store, tmp: Path, old: str) -> int:
             )
         if revision == old:
             with store.engine.connect() as conn:
-                assert conn.execute(text(keys[old])).scalar()  # moves were keys then
+                assert conn.execute(text(keys[old])).scalar()  # the older layout's column
+                if old == "0008":  # the ranks a downgrade wrote back are the ones walks read
+                    stored = conn.execute(
+                        text(
+                            "SELECT solution_id, level, fragment, mover_lossiness, "
+                            "mover_outcomes, mover_letters FROM plans"
+                        )
+                    ).all()
+                    ours = {k[0] for k in movers}  # a server's store holds others too
+                    found = {tuple(r[:3]): tuple(r[3:]) for r in stored if r[0] in ours}
+                    assert found == movers
     store.lookups.close()
     assert answers() == before
     assert all(v.ok for v in store.verify())
     return len(before)
 
 
-@pytest.mark.parametrize("old", ["0006", "0007"])
-def test_revisions_0007_and_0008_keep_every_answer_through_a_downgrade(
+@pytest.mark.parametrize("old", ["0006", "0007", "0008"])
+def test_revisions_0007_to_0009_keep_every_answer_through_a_downgrade(
     tmp_path: Path, old: str
 ) -> None:
     with open_store(str(tmp_path / "r.db")) as store:

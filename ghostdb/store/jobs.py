@@ -553,9 +553,6 @@ def _tables(
     plan_columns = {
         "level": graph.level[reach],
         "fragment": _Lookup(keys, reach),
-        "mover_lossiness": p.mover_lossiness[reach],
-        "mover_outcomes": p.mover_outcomes[reach],
-        "mover_letters": p.mover_letters[reach],
         "waiter_lossiness": p.waiter_lossiness[reach],
         "waiter_outcomes": p.waiter_outcomes[reach],
         "waiter_letters": p.waiter_letters[reach],

@@ -20,7 +20,7 @@ from ghostdb.games.base import VALUE_NAMES
 from ghostdb.store import queries as q
 from ghostdb.store.lookups import checked_rules, solution_row, subject
 from ghostdb.store.schema import positions, words
-from ghostdb.store.walks import missing_plans, plan_rank, plan_sizes
+from ghostdb.store.walks import missing_plans, plan_sizes
 from ghostdb.values import Outcome
 
 if TYPE_CHECKING:
@@ -40,10 +40,9 @@ def summary(solution: Solution) -> tuple[SolutionSummary, Any]:
     with solution.engine.connect() as conn:
         row = solution_row(conn, solution.name, solution.rules)
         if solution.game.keeps_plans:
-            rank = plan_rank(conn, row.id, solution.game.level(start.fragment), start.fragment)
-            if rank is None or not row.has_plans:
+            sizes = plan_sizes(conn, row.id, solution.game, start) if row.has_plans else None
+            if sizes is None:
                 raise missing_plans(solution.name, solution.rules)
-            sizes = plan_sizes(rank)
     found = SolutionSummary(
         dictionary=solution.name,
         rules=solution.rules.key,

@@ -42,7 +42,7 @@ from sqlalchemy import (
     text,
 )
 
-HEAD_REVISION = "0008"
+HEAD_REVISION = "0009"
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -147,15 +147,18 @@ positions = Table(
     sqlite_with_rowid=False,
 )
 
-# The best plans at a reachable position of a word game, for both roles: mover_* when
-# the strategist is to move here (and plays ``plan_play``, numbered among the position's
-# plays as ``best_play`` is; NULL when final), waiter_* when the opponent is.  Each is the
-# plan's rank: lossiness, number of outcomes, letters over all outcomes (see
-# ghostdb.solvers.plans).  Only reachable positions have plans: a plan followed from one
-# never leaves them.  A table of its own rather than columns of ``positions``: plain
-# Ghost reaches one position in thirty, and seven columns NULL in the others' rows made
-# its write a third slower.  The move as a play number rather than the key it leads to
-# (revision 0008): SuperDuperGhost has a plan at nearly every position.
+# The best plans at a reachable position of a word game: ``plan_play``, the strategist's
+# move when to move here (numbered among the position's plays as ``best_play`` is; NULL
+# when final), and waiter_*, the rank of the best plan when the opponent is to move here:
+# lossiness, number of outcomes, letters over all outcomes (see ghostdb.solvers.plans).
+# The rank with the strategist to move is the waiter_* rank of the position the plan's
+# move leads to (at a final position: the same word, lost by the other role), so it is
+# not stored (revision 0009; see ghostdb.store.walks.plan_sizes).  Only reachable
+# positions have plans: a plan followed from one never leaves them.  A table of its own
+# rather than columns of ``positions``: plain Ghost reaches one position in thirty, and
+# plan columns NULL in the others' rows made its write a third slower.  The move as a
+# play number rather than the key it leads to (revision 0008): SuperDuperGhost has a plan
+# at nearly every position.
 plans = Table(
     "plans",
     metadata,
@@ -163,9 +166,6 @@ plans = Table(
     Column("level", SmallInteger, primary_key=True),
     Column("fragment", KEY_TEXT, primary_key=True),
     Column("plan_play", SmallInteger),
-    Column("mover_lossiness", SmallInteger, nullable=False),
-    Column("mover_outcomes", BigInteger, nullable=False),
-    Column("mover_letters", BigInteger, nullable=False),
     Column("waiter_lossiness", SmallInteger, nullable=False),
     Column("waiter_outcomes", BigInteger, nullable=False),
     Column("waiter_letters", BigInteger, nullable=False),

@@ -677,7 +677,9 @@ def _check_plans(
 ) -> None:
     """Plan ranks (see `ghostdb.solvers.plans`): at a final position, its word; with the
     opponent to move, every answer's outcomes added up; with the strategist to move, the
-    move to the best-ranked position for the opponent, first in move order among equals."""
+    move to the best-ranked position for the opponent, first in move order among equals.
+    The strategist-to-move rank is not stored: it is read from the stored move's position
+    (`ghostdb.store.walks.plan_sizes`), so it is checked by checking that move."""
     rows = stored_plans(conn, solution_id)
     v.plans = len(rows)
     n = graph.size
@@ -696,7 +698,7 @@ def _check_plans(
         extra = [fragment[i] for i in np.flatnonzero(~ok)]
     has = np.zeros(n, dtype=bool)
     has[at] = True
-    rank = np.zeros((6, n), dtype=np.int64)
+    rank = np.zeros((3, n), dtype=np.int64)
     numbers = np.full(n, _NONE, dtype=np.int64)
     if rows:
         rank[:, at] = np.array(cols[3:], dtype=np.int64)[:, pick]
@@ -714,15 +716,21 @@ def _check_plans(
         len(missing),
         [f"{_show(graph.keys[i])} is reachable but has no plan" for i in missing[:EXAMPLES]],
     )
-    m_loss, m_out, m_let, w_loss, w_out, w_let = rank
+    w_loss, w_out, w_let = rank
     final = graph.final != NOT_FINAL
+    # The strategist-to-move ranks as a walk reads them: the stored move's position's, or
+    # at a final position the same word lost by the other role; none for a move missing.
+    moved = plan >= 0
+    m_loss = np.where(final & has, 2 - w_loss, 0)
+    m_out, m_let = np.where(final, w_out, 0), np.where(final, w_let, 0)
+    for derived, stored in ((m_loss, w_loss), (m_out, w_out), (m_let, w_let)):
+        derived[moved] = stored[plan[moved]]
     wins = s.value == WIN  # at a final position: the strategist, to move there, has won
     words = graph.word_length if graph.word_length is not None else np.zeros(n)
-    exp = np.zeros((6, n), dtype=np.int64)
-    exp[0] = np.where(final & ~wins, 2, 0)
-    exp[3] = np.where(final & wins, 2, 0)
-    exp[1] = exp[4] = final
-    exp[2] = exp[5] = np.where(final, words, 0)
+    exp = np.zeros((3, n), dtype=np.int64)
+    exp[0] = np.where(final & wins, 2, 0)
+    exp[1] = final
+    exp[2] = np.where(final, words, 0)
     exp_plan = np.full(n, -1, dtype=np.int64)
     parent, child, order_rank = graph.edge_parent, graph.edge_child, graph.edge_rank
     starts = group_starts(parent)
@@ -733,13 +741,11 @@ def _check_plans(
         ok[parents] = np.add.reduceat((~has[child]).astype(np.int32), starts) == 0
         lo = np.minimum.reduceat(m_loss[child], starts)
         hi = np.maximum.reduceat(m_loss[child], starts)
-        exp[3][parents] = np.where(lo == hi, lo, 1)
-        exp[4][parents] = np.add.reduceat(m_out[child], starts)
-        exp[5][parents] = np.add.reduceat(m_let[child], starts)
+        exp[0][parents] = np.where(lo == hi, lo, 1)
+        exp[1][parents] = np.add.reduceat(m_out[child], starts)
+        exp[2][parents] = np.add.reduceat(m_let[child], starts)
         order = np.lexsort((order_rank, w_let[child], w_out[child], w_loss[child], parent))
-        pick = child[order[starts]]
-        exp_plan[parents] = pick
-        exp[0][parents], exp[1][parents], exp[2][parents] = w_loss[pick], w_out[pick], w_let[pick]
+        exp_plan[parents] = child[order[starts]]
         check = has & (final | ok)
     wrong = check & ((rank != exp).any(axis=0) | (plan != exp_plan))
     bad = np.flatnonzero(wrong)
@@ -810,7 +816,7 @@ STORED_PLAN_FIELDS = (
     "level",
     "fragment",
     func.coalesce(plans.c.plan_play, _NONE),  # none when final
-    *(c.name for c in plans.c if c.name.startswith(("mover_", "waiter_"))),
+    *(c.name for c in plans.c if c.name.startswith("waiter_")),
 )
 
 

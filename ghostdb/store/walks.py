@@ -30,7 +30,7 @@ from ghostdb.store.schema import plans
 from ghostdb.strategies import Lines, Node, Strategy, endings
 
 if TYPE_CHECKING:
-    from ghostdb.games.base import RuleSet
+    from ghostdb.games.base import Game, RuleSet
     from ghostdb.reports import PlanSize
     from ghostdb.store.lookups import Lookups, SolutionRef
     from ghostdb.store.solution import Solution
@@ -77,8 +77,8 @@ def strategy(solution: Solution, player: int | None, position: str) -> Strategy:
             raise missing_plans(name, rules)
         parity = (player - start.to_move) % 2  # 0: the strategist moves first
         with solution.engine.connect() as conn:
-            rank = plan_rank(conn, ref.id, ref.game.level(start.fragment), start.fragment)
-        if rank is None:  # every reachable position has its plan row: republished
+            sizes = plan_sizes(conn, ref.id, ref.game, start)
+        if sizes is None:  # every reachable position has its plan row: republished
             _published_again(solution, ref.id)
             continue
         try:
@@ -87,8 +87,7 @@ def strategy(solution: Solution, player: int | None, position: str) -> Strategy:
         except Republished:
             _published_again(solution, ref.id)
             continue
-        size = plan_sizes(rank)[parity]
-        return Strategy(name, rules, player, start.fragment, size, tree, endings(tree))
+        return Strategy(name, rules, player, start.fragment, sizes[parity], tree, endings(tree))
     raise _changed(name)
 
 
@@ -199,22 +198,46 @@ def plan_plays(lookups: Lookups, ref: SolutionRef, name: str, parity: int) -> Fo
     return follow
 
 
-def plan_rank(conn: Connection, solution_id: int, level: int, key: str) -> Any | None:
-    """The stored best-plan ranks at a position (None if it has none: not reachable)."""
-    stmt = select(plans).where(
-        plans.c.solution_id == solution_id, plans.c.level == level, plans.c.fragment == key
-    )
-    return conn.execute(stmt).first()
+def plan_sizes(
+    conn: Connection, solution_id: int, game: Game, start: Position
+) -> tuple[PlanSize, PlanSize] | None:
+    """The best plans' ranks at ``start`` (as looked up): (strategist to move, opponent
+    to move); None if it has no plan row (not reachable, or the solution was replaced).
 
-
-def plan_sizes(rank: Any) -> tuple[PlanSize, PlanSize]:
-    """The best plans' ranks of a plans row: (strategist to move, opponent to move)."""
+    A plan row keeps the opponent-to-move rank only (revision 0009): with the strategist
+    to move, the best plan is the stored move's, so its rank is the opponent-to-move rank
+    of the position that move leads to; at a final position the game is over and the
+    one outcome is the same word, lost by the other player.
+    """
     from ghostdb.reports import PlanSize
 
-    return (
-        PlanSize(rank.mover_lossiness, rank.mover_outcomes, rank.mover_letters),
-        PlanSize(rank.waiter_lossiness, rank.waiter_outcomes, rank.waiter_letters),
+    here = _plan_row(conn, solution_id, game, start.fragment)
+    if here is None:
+        return None
+    waiter = PlanSize(*here[1:])
+    if here[0] is None:  # final: won for one role exactly when lost for the other
+        return PlanSize(2 - waiter.lossiness, waiter.outcomes, waiter.letters), waiter
+    if not 0 <= here[0] < len(start.plays):
+        return None
+    after = _plan_row(conn, solution_id, game, start.plays[here[0]].fragment)
+    if after is None:
+        return None
+    return PlanSize(*after[1:]), waiter
+
+
+def _plan_row(conn: Connection, solution_id: int, game: Game, key: str) -> Any | None:
+    """(plan_play, waiter_lossiness, waiter_outcomes, waiter_letters) of one position."""
+    stmt = select(
+        plans.c.plan_play,
+        plans.c.waiter_lossiness,
+        plans.c.waiter_outcomes,
+        plans.c.waiter_letters,
+    ).where(
+        plans.c.solution_id == solution_id,
+        plans.c.level == game.level(key),
+        plans.c.fragment == key,
     )
+    return conn.execute(stmt).first()
 
 
 def missing_plans(name: str, rules: RuleSet) -> MissingPlans:
