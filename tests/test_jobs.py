@@ -116,3 +116,48 @@ def test_a_dictionary_replaced_while_solving_publishes_nothing(
         jobs.run_solve(store.engine, "small", Rules())
     assert [s for s in store.solutions("small") if s.status == "complete"] == []
     assert store.words("small") == ["yak", "zebra"]
+
+
+@pytest.mark.parametrize("staged", [False, True])
+@pytest.mark.parametrize(
+    ("error", "raised"),
+    [(OverflowError("plan sizes overflow 64 bits"), SolveFailed), (KeyboardInterrupt(), None)],
+    ids=["error", "ctrl-c"],
+)
+def test_plans_that_fail_while_positions_are_written_publish_nothing(
+    store: Store,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    staged: bool,
+    error: BaseException,
+    raised: type[BaseException] | None,
+    expected: list[object],
+) -> None:
+    """Plans are worked out in a thread while the positions are written: what goes wrong
+    there reaches the solve, after some positions were written, and nothing is published."""
+    from ghostdb.errors import Interrupted
+    from ghostdb.solvers import plans
+
+    store.ingest(write_list(tmp_path, FIVE))
+    store.solve("small", Rules())
+    before = _statuses(store)
+    written: list[str] = []
+    insert = q.bulk_insert
+
+    def counted(conn: Any, table: Any, *args: Any, **kwargs: Any) -> None:
+        written.append(table.name)
+        insert(conn, table, *args, **kwargs)
+
+    def fail(*args: Any) -> None:
+        raise error
+
+    monkeypatch.setattr(q, "bulk_insert", counted)
+    monkeypatch.setattr(plans, "solve", fail)
+    with pytest.raises(raised or Interrupted, match=str(error) or "nothing was published"):
+        jobs.run_solve(store.engine, "small", Rules(), force=True, staged=staged)
+    assert written == ["positions"]  # the positions went first, then the plans' error
+    assert _statuses(store) == [*before, ("ghost/3", "failed")]
+    assert _answers(store) == expected
+    monkeypatch.undo()
+    jobs.run_solve(store.engine, "small", Rules(min_length=4), force=True)
+    assert all(v.ok for v in store.verify("small", every=True))

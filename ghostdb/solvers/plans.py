@@ -4,9 +4,12 @@ A plan for a strategist fixes one move at each of the strategist's turns and ans
 every move of the opponent; its outcomes are the words (in the Super variants, the
 sequences of fragments) the game can end on.  Plans are ranked by lossiness (0: the
 strategist wins at every outcome, 2: loses at every one, 1: mixed), then fewest outcomes,
-then fewest letters over all outcome words, then move order.  ``mover_*`` is the best
-plan's rank when the strategist is to move (and ``plan`` its move), ``waiter_*`` when the
-opponent is to move.  Like the level sweep, this goes from the deepest level up.
+then fewest letters over all outcome words, then move order.  ``plan`` is the best plan's
+move when the strategist is to move, ``waiter_*`` its rank when the opponent is to move.
+The rank with the strategist to move is the ``waiter_*`` rank of the position ``plan``
+leads to (at a final position: the same word, lost by the other role); it is worked out
+level by level but not returned, as it is not stored.  Like the level sweep, this goes
+from the deepest level up.
 """
 
 from __future__ import annotations
@@ -25,12 +28,18 @@ class Plans:
     """Per-node best plans, indexed like the graph's keys."""
 
     plan: np.ndarray  # int32 child node; -1 at final positions
-    mover_lossiness: np.ndarray  # int8
-    mover_outcomes: np.ndarray  # int64
-    mover_letters: np.ndarray  # int64
     waiter_lossiness: np.ndarray  # int8
     waiter_outcomes: np.ndarray  # int64
     waiter_letters: np.ndarray  # int64
+
+
+@dataclass
+class _Ranks:
+    """Per-node ranks of the best plan with the strategist to move."""
+
+    lossiness: np.ndarray  # int8
+    outcomes: np.ndarray  # int64
+    letters: np.ndarray  # int64
 
 
 def solve(graph: PositionGraph, values: Values) -> Plans:
@@ -41,25 +50,31 @@ def solve(graph: PositionGraph, values: Values) -> Plans:
     strategist_wins = values.value == WIN  # at a final position, for the player to move
     p = Plans(
         plan=np.full(n, -1, dtype=np.int32),
-        mover_lossiness=np.where(final & ~strategist_wins, 2, 0).astype(np.int8),
-        mover_outcomes=final.astype(np.int64),
-        mover_letters=np.where(final, graph.word_length, 0).astype(np.int64),
         waiter_lossiness=np.where(final & strategist_wins, 2, 0).astype(np.int8),
         waiter_outcomes=final.astype(np.int64),
         waiter_letters=np.where(final, graph.word_length, 0).astype(np.int64),
+    )
+    mover = _Ranks(
+        np.where(final & ~strategist_wins, 2, 0).astype(np.int8),
+        p.waiter_outcomes.copy(),
+        p.waiter_letters.copy(),
     )
     bounds, sizes = level_bounds(graph)
     for d in range(len(sizes) - 1, -1, -1):
         lo, hi = bounds[d], bounds[d + 1]
         if hi > lo:
-            _level(graph.edge_parent[lo:hi], graph.edge_child[lo:hi], graph.edge_rank[lo:hi], p)
+            edges = graph.edge_parent[lo:hi], graph.edge_child[lo:hi], graph.edge_rank[lo:hi]
+            _level(*edges, p, mover)
     if (p.waiter_outcomes < 0).any() or (p.waiter_letters < 0).any():
         raise OverflowError("plan sizes overflow 64 bits")
     return p
 
 
-def _level(parent: np.ndarray, child: np.ndarray, rank: np.ndarray, p: Plans) -> None:
-    """The plans of one level's parents (edges sorted by parent, then move)."""
+def _level(
+    parent: np.ndarray, child: np.ndarray, rank: np.ndarray, p: Plans, mover: _Ranks
+) -> None:
+    """The plans of one level's parents (edges sorted by parent, then move); ``mover``:
+    every node's rank with the strategist to move."""
     starts = group_starts(parent)
     parents = parent[starts]
     group = group_of(starts, len(parent))
@@ -81,13 +96,13 @@ def _level(parent: np.ndarray, child: np.ndarray, rank: np.ndarray, p: Plans) ->
     at = np.minimum.reduceat(np.where(best, np.arange(len(parent)), len(parent)), starts)
     pick = child[at]
     p.plan[parents] = pick
-    p.mover_lossiness[parents] = p.waiter_lossiness[pick]
-    p.mover_outcomes[parents] = p.waiter_outcomes[pick]
-    p.mover_letters[parents] = p.waiter_letters[pick]
+    mover.lossiness[parents] = p.waiter_lossiness[pick]
+    mover.outcomes[parents] = p.waiter_outcomes[pick]
+    mover.letters[parents] = p.waiter_letters[pick]
     # Opponent to move: every move is answered, so outcomes add up.
-    child_loss = p.mover_lossiness[child]
+    child_loss = mover.lossiness[child]
     lo = np.minimum.reduceat(child_loss, starts)
     hi = np.maximum.reduceat(child_loss, starts)
     p.waiter_lossiness[parents] = np.where(lo == hi, lo, 1)
-    p.waiter_outcomes[parents] = np.add.reduceat(p.mover_outcomes[child], starts)
-    p.waiter_letters[parents] = np.add.reduceat(p.mover_letters[child], starts)
+    p.waiter_outcomes[parents] = np.add.reduceat(mover.outcomes[child], starts)
+    p.waiter_letters[parents] = np.add.reduceat(mover.letters[child], starts)

@@ -15,6 +15,7 @@ import hashlib
 import os
 import signal
 import socket
+import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import ExitStack, closing, contextmanager
@@ -250,16 +251,46 @@ def _compute(game: Game, subject: _Subject, progress: ProgressFn | None) -> _Sol
         tick(graph.size)
     else:
         values = solve(graph, tick)
-    plan_values = plan_solver.solve(graph, values) if game.keeps_plans else None
     # The columns' sources are gathered here; each chunk's Python values are made as it
     # is written (`_chunks`), which concurrent solves (`solve --all --jobs N`) do into
     # their stage, before they take SQLite's write lock.
     return _Solved(
         graph,
-        _tables(graph, values, plan_values, safe),
+        _tables(graph, values, game.keeps_plans, safe),
         int(values.reachable.sum()),
-        plan_values is not None,
+        game.keeps_plans,
     )
+
+
+class _InThread:
+    """``fn(*args)`` started in a thread of its own; `take` waits for it and gives its
+    value (once: the caller then holds the only reference) or raises its exception.
+    A daemon thread: a solve given up meanwhile (an error, Ctrl-C) does not keep the
+    process from exiting, and its result is dropped when it ends."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
+        self._done = threading.Event()
+        self._value: Any = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(
+            target=self._run, args=(fn, *args), name="ghostdb-plans", daemon=True
+        )
+        self._thread.start()
+
+    def _run(self, fn: Callable[..., Any], *args: Any) -> None:
+        try:
+            self._value = fn(*args)
+        except BaseException as exc:  # handed to whoever takes the value
+            self._error = exc
+        finally:
+            self._done.set()
+
+    def take(self) -> Any:
+        self._done.wait()
+        if self._error is not None:
+            raise self._error
+        value, self._value = self._value, None
+        return value
 
 
 def _publish(
@@ -497,9 +528,10 @@ def _fail_on_sigterm() -> Callable[[], None]:
     return lambda: signal.signal(signal.SIGTERM, previous)
 
 
-Table = tuple[Any, tuple[str, ...], list[Any], int]
+Table = tuple[Any, tuple[str, ...], list[Any] | Callable[[], list[Any]], int]
 """A table's rows to write: (table, column names, columns, row count); see `_part` for
-what a column may be."""
+what a column may be.  The columns may come from a call, made when the table's first
+chunk is (the plans, worked out meanwhile)."""
 
 
 @dataclass(frozen=True)
@@ -517,7 +549,7 @@ class _Lookup:
 def _tables(
     graph: PositionGraph,
     v: Values,
-    p: plan_solver.Plans | None,
+    keeps_plans: bool,
     safe: np.ndarray | None = None,
 ) -> list[Table]:
     """The position rows, then the plan rows, in key order, column by column (the
@@ -525,6 +557,9 @@ def _tables(
 
     Columns stay numpy arrays and packed keys until `_chunks` makes each chunk's Python
     values: whole-table lists of every column were most of a solve's peak memory.
+    Plans need only the values, and the position rows need no plans: they are worked out
+    in a thread while the positions are written (SQLite and numpy both let go of the
+    GIL), which takes a tenth off a SuperDuperGhost solve.
     """
     keys = graph.keys
     best = best_plays(graph, v.best)
@@ -544,22 +579,34 @@ def _tables(
     # plain Ghost) is left out of the INSERT: binding it costs as much as a real column.
     written = tuple(k for k, c in position_columns.items() if c is not None)
     tables = [(positions, written, [position_columns[k] for k in written], graph.size)]
-    if p is None:
-        return tables
+    if keeps_plans:
+        memory.give_back()  # before the thread's temporaries come on top
+        later = _InThread(_plan_columns, graph, v)
+        tables.append((plans, PLAN_FIELDS, later.take, int(np.count_nonzero(v.reachable))))
+    return tables
+
+
+def _plan_columns(graph: PositionGraph, v: Values) -> list[Any]:
+    """The plan rows' columns (see `_tables`), at the reachable positions; worked out in
+    a thread of their own (see `_compute`), which lets go of the whole-graph plans."""
+    p = plan_solver.solve(graph, v)
+    memory.give_back()
     reach = np.flatnonzero(v.reachable).astype(np.int32)
     # The move as a play number, first: `best_plays`' temporaries are a SuperDuperGhost
     # solve's peak if the rank columns below are already copied.
     plan_play = _nullable(best_plays(graph, p.plan)[reach])
-    plan_columns = {
+    memory.give_back()
+    found = {
         "level": graph.level[reach],
-        "fragment": _Lookup(keys, reach),
+        "fragment": _Lookup(graph.keys, reach),
         "waiter_lossiness": p.waiter_lossiness[reach],
         "waiter_outcomes": p.waiter_outcomes[reach],
         "waiter_letters": p.waiter_letters[reach],
         "plan_play": plan_play,
     }
-    tables.append((plans, PLAN_FIELDS, [plan_columns[k] for k in PLAN_FIELDS], len(reach)))
-    return tables
+    del p
+    memory.give_back()
+    return [found[k] for k in PLAN_FIELDS]
 
 
 def _nullable(column: np.ndarray) -> np.ndarray:
@@ -590,7 +637,8 @@ def _chunks(
     """Each table's rows in chunks, for progress and memory, with the solution's id
     (unless None): each chunk's Python values are made here, as it is written."""
     key: tuple[str, ...] = () if job_id is None else ("solution_id",)
-    for table, names, columns, n in tables:
+    for table, names, made, n in tables:
+        columns = made() if callable(made) else made
         for lo in range(0, n, CHUNK_ROWS):
             hi = min(lo + CHUNK_ROWS, n)
             part = [_part(c, lo, hi) for c in columns]
