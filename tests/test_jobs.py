@@ -1,6 +1,6 @@
 """Solve jobs' less common paths: a job recorded with its rows because another process
-held the write lock when it started, staged writes (`solve --all --jobs N`), a failure
-in either, and a dictionary replaced while it was being solved."""
+held the write lock when it started, a failure in the write or in the plans worked out
+beside it, and a dictionary replaced while it was being solved."""
 
 from __future__ import annotations
 
@@ -45,30 +45,26 @@ def _late(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(jobs, "_record", lambda engine, job: None)
 
 
-@pytest.mark.parametrize("staged", [False, True])
 def test_a_job_recorded_with_its_rows_publishes(
     store: Store,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
-    staged: bool,
     expected: list[object],
 ) -> None:
     store.ingest(write_list(tmp_path, FIVE))
     _late(monkeypatch)
-    result = jobs.run_solve(store.engine, "small", Rules(), staged=staged)
+    result = jobs.run_solve(store.engine, "small", Rules())
     assert _statuses(store) == [("ghost/3", "complete")]
     assert _answers(store) == expected
     assert result.job_id == store.solutions("small")[0].id
     assert all(v.ok for v in store.verify("small", every=True))
 
 
-@pytest.mark.parametrize("staged", [False, True])
 @pytest.mark.parametrize("late", [False, True])
 def test_a_failed_write_publishes_nothing_and_leaves_the_pool_clean(
     store: Store,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
-    staged: bool,
     late: bool,
     expected: list[object],
 ) -> None:
@@ -81,16 +77,16 @@ def test_a_failed_write_publishes_nothing_and_leaves_the_pool_clean(
     def fail(*args: Any, **kwargs: Any) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(q, "copy_stage" if staged else "bulk_insert", fail)
+    monkeypatch.setattr(q, "bulk_insert", fail)
     with pytest.raises(SolveFailed, match="disk full"):
-        jobs.run_solve(store.engine, "small", Rules(), force=True, staged=staged)
+        jobs.run_solve(store.engine, "small", Rules(), force=True)
     # Recorded at the start: marked failed.  Recorded with the rows: rolled back with them.
     assert _statuses(store) == before + ([] if late else [("ghost/3", "failed")])
     assert _answers(store) == expected
     monkeypatch.undo()
-    # No connection went back to the pool with a stage attached or a transaction open.
+    # No connection went back to the pool with a transaction open.
     for _ in range(3):
-        jobs.run_solve(store.engine, "small", Rules(min_length=4), force=True, staged=True)
+        jobs.run_solve(store.engine, "small", Rules(min_length=4), force=True)
     assert all(v.ok for v in store.verify("small", every=True))
 
 
@@ -118,7 +114,6 @@ def test_a_dictionary_replaced_while_solving_publishes_nothing(
     assert store.words("small") == ["yak", "zebra"]
 
 
-@pytest.mark.parametrize("staged", [False, True])
 @pytest.mark.parametrize(
     ("error", "raised"),
     [(OverflowError("plan sizes overflow 64 bits"), SolveFailed), (KeyboardInterrupt(), None)],
@@ -128,7 +123,6 @@ def test_plans_that_fail_while_positions_are_written_publish_nothing(
     store: Store,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
-    staged: bool,
     error: BaseException,
     raised: type[BaseException] | None,
     expected: list[object],
@@ -154,7 +148,7 @@ def test_plans_that_fail_while_positions_are_written_publish_nothing(
     monkeypatch.setattr(q, "bulk_insert", counted)
     monkeypatch.setattr(plans, "solve", fail)
     with pytest.raises(raised or Interrupted, match=str(error) or "nothing was published"):
-        jobs.run_solve(store.engine, "small", Rules(), force=True, staged=staged)
+        jobs.run_solve(store.engine, "small", Rules(), force=True)
     assert written == ["positions"]  # the positions went first, then the plans' error
     assert _statuses(store) == [*before, ("ghost/3", "failed")]
     assert _answers(store) == expected

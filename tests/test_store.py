@@ -293,31 +293,21 @@ def test_a_replaced_and_solved_again_dictionary_answers_anew(store: Store, tmp_p
         )
 
 
-@pytest.mark.parametrize("staged", [False, True])
-def test_bulk_insert_binds_a_column_of_one_value_once_a_statement(
-    store: Store, staged: bool
-) -> None:
+def test_bulk_insert_binds_a_column_of_one_value_once_a_statement(store: Store) -> None:
     """Rows from `Columns` with a column of one value (bound once a statement, not once
-    a row), over several full statements and a last short one, keep their values and,
-    in a stage, their order; all columns of one value still make every row."""
+    a row), over several full statements and a last short one, keep their values; all
+    columns of one value still make every row."""
     from ghostdb.store import queries as q
     from ghostdb.store.db import writing
 
     words = [f"w{i:05d}" for i in range(2500, 0, -1)]  # not in key order
     with writing(store.engine) as conn:
-        if staged:
-            q.open_stage(conn, [(q.words, ("dictionary_id", "word"))])
         columns = ("dictionary_id", "word")
-        q.bulk_insert(conn, q.words, columns, q.Columns(len(words), [7, words]), staged=staged)
-        q.bulk_insert(conn, q.words, columns, q.Columns(1, [8, "one"]), staged=staged)
-        table = f"{q.STAGE}.words" if staged else "words"
-        order = " ORDER BY rowid" if staged else ""  # a stage keeps the order given
+        q.bulk_insert(conn, q.words, columns, q.Columns(len(words), [7, words]))
+        q.bulk_insert(conn, q.words, columns, q.Columns(1, [8, "one"]))
         driver = conn.connection.driver_connection
-        rows = driver.execute(f"SELECT dictionary_id, word FROM {table}{order}").fetchall()
-        if staged:
-            q.close_stage(conn)
-    expected = [(7, w) for w in words] + [(8, "one")]
-    assert rows == (expected if staged else sorted(expected))
+        rows = driver.execute("SELECT dictionary_id, word FROM words").fetchall()
+    assert rows == sorted([(7, w) for w in words] + [(8, "one")])
 
 
 def test_bulk_insert_packs_small_whole_numbers_and_keeps_every_value(store: Store) -> None:

@@ -181,7 +181,7 @@ def test_solve_all_in_worker_processes_stores_the_same(tmp_path: Path) -> None:
         assert run("ingest", str(words), db=db)[0] == 0
         code, out, err = run("solve", "mix", "--all", "--jobs", jobs, db=db)
         assert code == 0 and out.count("solved mix") == 6, err
-    # The workers write through a stage in memory (see ghostdb.store.queries.open_stage).
+    # The workers take turns with the write lock: each one's rows are whole and its own.
     for rules in standard_rule_sets():
         with open_store(str(one)) as a, open_store(str(two)) as b:
             for table in (positions, plans):

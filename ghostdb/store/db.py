@@ -20,7 +20,7 @@ import sys
 import time
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -158,9 +158,7 @@ class WriterBusy(Exception):
 
 
 @contextmanager
-def writing(
-    engine: Engine, *, wait: bool = True, connection: Connection | None = None
-) -> Iterator[Connection]:
+def writing(engine: Engine, *, wait: bool = True) -> Iterator[Connection]:
     """A write transaction: use it instead of ``engine.begin()`` wherever a transaction
     writes, so that writers queue instead of failing.
 
@@ -170,15 +168,13 @@ def writing(
     When the lock is free this costs nothing beyond the BEGIN.  Elsewhere it is
     ``engine.begin()``: PostgreSQL writers run in parallel.  Commits on success, rolls
     back on any exception (Ctrl-C included).  With ``wait=False`` a SQLite lock held by
-    another process raises WriterBusy at once instead.  ``connection``: one of ``engine``'s
-    to use, not in a transaction (it stays open afterwards).
+    another process raises WriterBusy at once instead.
     """
-    opened = nullcontext(connection) if connection is not None else engine.connect()
     if engine.dialect.name != "sqlite":
-        with opened as conn, conn.begin():
+        with engine.connect() as conn, conn.begin():
             yield conn
         return
-    with opened as conn:
+    with engine.connect() as conn:
         driver = conn.connection.driver_connection
         _lock(driver, engine, wait)
         try:

@@ -18,7 +18,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
-from contextlib import ExitStack, closing, contextmanager
+from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,14 +136,10 @@ def run_solve(
     *,
     force: bool = False,
     progress: ProgressFn | None = None,
-    staged: bool = False,
     workers: int = 1,
 ) -> SolveResult:
     """Solve ``name`` (a dictionary or a game) under ``rules`` and publish the result.
 
-    ``staged``: for solves that run side by side on one SQLite store, write the rows to
-    memory first and copy them into the store under the write lock (see
-    `ghostdb.store.queries.open_stage`): faster to share the lock, slower alone.
     ``workers``: how many solves run side by side, sharing the machine's memory.
     """
     check_rules(name, rules)
@@ -178,9 +174,7 @@ def run_solve(
     restore = _fail_on_sigterm()
     try:
         solved = _compute(game_of(rules, subject.alphabet), subject, progress)
-        job_id = _publish(
-            engine, name, rules, subject, job, job_id, solved, staged, progress, started
-        )
+        job_id = _publish(engine, name, rules, subject, job, job_id, solved, progress, started)
     except BaseException as exc:
         if recorded:  # a row inserted with the rows was rolled back with them
             _mark_failed(engine, job_id, exc)
@@ -252,8 +246,7 @@ def _compute(game: Game, subject: _Subject, progress: ProgressFn | None) -> _Sol
     else:
         values = solve(graph, tick)
     # The columns' sources are gathered here; each chunk's Python values are made as it
-    # is written (`_chunks`), which concurrent solves (`solve --all --jobs N`) do into
-    # their stage, before they take SQLite's write lock.
+    # is written (`_chunks`).
     return _Solved(
         graph,
         _tables(graph, values, game.keeps_plans, safe),
@@ -301,25 +294,17 @@ def _publish(
     job: dict[str, Any],
     job_id: int | None,
     solved: _Solved,
-    staged: bool,
     progress: ProgressFn | None,
     started: float,
 ) -> int:
     """Write the rows and publish the job in one transaction; return the job's id."""
     tables = solved.tables
     total = sum(n for _, _, _, n in tables)
-    with ExitStack() as stack:
-        stage = None
-        if staged and engine.dialect.name == "sqlite":
-            stage = stack.enter_context(_staged(engine, tables, total, progress))
-        conn = stack.enter_context(writing(engine, connection=stage))
+    with writing(engine) as conn:
         _check_current(conn, name, subject.dictionary_id, subject.words_sha, job_id)
         if job_id is None:
             job_id = q.insert_job(conn, **job)
-        if stage is not None:
-            q.copy_stage(conn, [(t, names) for t, names, _, _ in tables], job_id)
-        else:
-            _write(conn, _chunks(tables, job_id), total, progress)
+        _write(conn, _chunks(tables, job_id), total, progress)
         if progress:
             progress("publish", 0, 1)
         serialise(conn, solutions)  # publishers take turns
@@ -375,9 +360,10 @@ def _solve_in_worker(url: str, name: str, key: str, force: bool, workers: int) -
 
     engine = open_engine(url)
     try:
-        # Staged: the workers share SQLite's one write lock, so each holds it briefly.
-        rules = parse_rules(key)
-        return run_solve(engine, name, rules, force=force, staged=True, workers=workers)
+        # On SQLite the workers take turns with the one write lock: one writes while the
+        # others build and solve.  (Staging each worker's rows in memory first, to hold
+        # the lock briefly, did a sixth more work and held a second copy of the rows.)
+        return run_solve(engine, name, parse_rules(key), force=force, workers=workers)
     finally:
         engine.dispose()
 
@@ -417,7 +403,6 @@ def _write(
     chunks: Generator[tuple[Any, tuple[str, ...], q.Columns], None, None],
     total: int,
     progress: ProgressFn | None,
-    staged: bool = False,
 ) -> None:
     written = 0
     if conn.dialect.name == "sqlite":
@@ -426,7 +411,7 @@ def _write(
     # go at once rather than whenever the generator is collected.
     with closing(chunks):
         for table, columns, chunk in chunks:
-            q.bulk_insert(conn, table, columns, chunk, staged=staged)
+            q.bulk_insert(conn, table, columns, chunk)
             written += len(chunk)
             if progress:
                 progress("write", written, total)
@@ -469,24 +454,6 @@ def _check_current(
             f"{name} was replaced or its job removed while it was being solved: "
             "nothing was published; solve it again"
         )
-
-
-@contextmanager
-def _staged(
-    engine: Engine, tables: list[Table], total: int, progress: ProgressFn | None
-) -> Iterator[Any]:
-    """A connection whose stage holds ``tables``' rows (without the solution's id),
-    written in a transaction of its own that takes no lock on the store."""
-    with engine.connect() as conn:
-        try:
-            q.open_stage(conn, [(t, names) for t, names, _, _ in tables])
-            driver: Any = conn.connection.driver_connection
-            driver.execute("BEGIN")
-            _write(conn, _chunks(tables, None), total, progress, staged=True)
-            driver.execute("COMMIT")
-            yield conn
-        finally:
-            q.close_stage(conn)
 
 
 def _record(engine: Engine, job: dict[str, Any]) -> int | None:

@@ -1,5 +1,5 @@
 """The SQL the store's concerns share, as SQLAlchemy Core statements over
-`ghostdb.store.schema`: dictionaries and their words, bulk writes (and SQLite's stage),
+`ghostdb.store.schema`: dictionaries and their words, bulk writes,
 solve jobs and the published solutions, and `FastQuery`.  SQL that serves one concern
 sits in its module: `lookups` (a position and its plays), `walks` (plan rows), `reports`
 (counts and comparisons), `verify` (whole solutions streamed).
@@ -10,7 +10,6 @@ bound.  Functions take an open `Connection` and leave transactions to the caller
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from functools import cache
@@ -200,8 +199,6 @@ class Columns:
     def bound(self, layout: Layout) -> tuple[list[Any], list[Any]]:
         """The values bound once a statement, and those bound for each row, row after row
         (filled a column at a time by slice assignment, at C speed)."""
-        import numpy as np
-
         shared = [c for c, spec in zip(self.columns, layout, strict=True) if spec[0] == "one"]
         lists: dict[int, Any] = {}
         words: dict[int, Any] = {}
@@ -209,6 +206,8 @@ class Columns:
             if how == "own":  # one value for every row too, when all are
                 lists[k] = _python(column) if self._varies(column) else [column] * self.count
             elif how == "pack":
+                import numpy as np  # packs come only from arrays
+
                 null = (1 << bits) - 1
                 field = np.ma.filled(np.ma.asarray(column).astype(np.int64), null)
                 words[k] = words.get(k, 0) | (field << shift)
@@ -236,11 +235,11 @@ def _field_bits(column: Any) -> tuple[int, bool] | None:
     """The bits a packed column needs and whether it holds NULLs (masked entries), for a
     numpy array of non-negative integers or booleans that fits in `WORD_BITS`; else
     None (bound as it is)."""
-    import numpy as np
-
     kind = getattr(getattr(column, "dtype", None), "kind", "")
     if kind not in ("b", "i", "u") or not len(column):
         return None
+    import numpy as np  # only now: an ingest binds no array, and numpy takes 50 ms to load
+
     nullable = bool(np.ma.is_masked(column))
     if nullable and bool(np.ma.getmaskarray(column).all()):
         return 1, True
@@ -256,8 +255,6 @@ def bulk_insert(
     table: Any,
     columns: Sequence[str],
     rows: Iterable[Sequence[Any]] | Columns,
-    *,
-    staged: bool = False,
 ) -> None:
     """Insert many rows fast, inside the caller's transaction.
 
@@ -269,8 +266,7 @@ def bulk_insert(
     one value once a statement, not once a row (storing Polish's 4 million words takes a
     quarter less time), and small whole numbers packed several to a value, each as wide as
     it needs (see `Columns.layout`: a solve's rows are written a third faster).
-    PostgreSQL: ``COPY``.  Others: Core ``insert``.  ``staged``: into the table's copy in
-    the connection's stage (SQLite; see `open_stage`).
+    PostgreSQL: ``COPY``.  Others: Core ``insert``.
     """
     if not isinstance(rows, Columns):
         rows = list(rows)
@@ -290,11 +286,11 @@ def bulk_insert(
         step = per * width
         if full:
             driver.executemany(  # type: ignore[union-attr]
-                _many_rows_sql(table, tuple(columns), per, staged, layout),
+                _many_rows_sql(table, tuple(columns), per, layout),
                 (shared + flat[i : i + step] for i in range(0, full * step, step)),
             )
         if rest:
-            sql = _many_rows_sql(table, tuple(columns), rest, staged, layout)
+            sql = _many_rows_sql(table, tuple(columns), rest, layout)
             driver.execute(sql, shared + flat[full * step :])  # type: ignore[union-attr]
     elif dialect == "postgresql":
         cols = ", ".join(columns)
@@ -312,7 +308,6 @@ def _many_rows_sql(
     table: Any,
     columns: Sequence[str],
     count: int,
-    staged: bool,
     layout: Layout,
 ) -> str:
     """``INSERT INTO table (columns) VALUES (?, …), …`` for ``count`` rows, parameters in
@@ -322,8 +317,7 @@ def _many_rows_sql(
     directly, not compiled by SQLAlchemy (0.3 s a solve); the names are the schema's own,
     every value a bound parameter."""
     assert set(columns) <= set(table.c.keys()), "columns of the table"
-    into = f"{STAGE}.{table.name}" if staged else table.name
-    head = f"INSERT INTO {into} ({', '.join(columns)})"
+    head = f"INSERT INTO {table.name} ({', '.join(columns)})"
     width = 1 + max((spec[1] for spec in layout if spec[0] != "one"), default=-1)
     row = "(" + ", ".join("?" * width) + ")"
     if all(spec[0] == "own" for spec in layout):
@@ -340,60 +334,6 @@ def _many_rows_sql(
 
     chosen = ", ".join(select(*spec) for spec in layout)
     return f"{head} SELECT {chosen} FROM (VALUES " + ", ".join([row] * count) + ")"
-
-
-# -- staged writes (SQLite) ------------------------------------------------------------------
-#
-# SQLite has one writer at a time, and binding a solve's values to INSERT statements is
-# most of a write.  Solves that run side by side (`solve --all --jobs N`) write their rows
-# first to a private in-memory schema attached to their connection, which needs no lock,
-# and then copy them into the store in the write transaction with one INSERT … SELECT a
-# table, at C speed: the lock is held a fifth as long.
-
-STAGE = "stage"
-
-
-def open_stage(conn: Connection, tables: Sequence[tuple[Any, Sequence[str]]]) -> None:
-    """Attach an empty in-memory schema `STAGE` to ``conn``, with a plain table for each
-    (table, columns) of the store's (not in a transaction)."""
-    driver: Any = conn.connection.driver_connection
-    driver.execute(f"ATTACH DATABASE ':memory:' AS {STAGE}")
-    for table, columns in tables:
-        assert set(columns) <= set(table.c.keys()), "columns of the table"
-        driver.execute(
-            f"CREATE TABLE {STAGE}.{table.name} AS "
-            f"SELECT {', '.join(columns)} FROM main.{table.name} WHERE 0"
-        )
-
-
-def copy_stage(
-    conn: Connection, tables: Sequence[tuple[Any, Sequence[str]]], solution_id: int
-) -> None:
-    """Inside the caller's write transaction: every staged row into the store's table,
-    as the rows of ``solution_id``, in the order they were staged (key order)."""
-    driver: Any = conn.connection.driver_connection
-    for table, columns in tables:
-        names = ", ".join(columns)
-        driver.execute(
-            f"INSERT INTO main.{table.name} (solution_id, {names}) "
-            f"SELECT ?, {names} FROM {STAGE}.{table.name} ORDER BY rowid",
-            (solution_id,),
-        )
-
-
-def close_stage(conn: Connection) -> None:
-    """Detach the stage, if attached (its memory is freed), ending any transaction left
-    open.  Never raises: a connection that cannot be cleaned is dropped from the pool, so
-    that no later user finds a stage on it."""
-    driver: Any = conn.connection.driver_connection
-    try:
-        if driver.in_transaction:
-            driver.rollback()
-        attached = {row[1] for row in driver.execute("PRAGMA database_list")}
-        if STAGE in attached:
-            driver.execute(f"DETACH DATABASE {STAGE}")
-    except sqlite3.Error:
-        conn.invalidate()
 
 
 def refresh_statistics(conn: Connection, *tables: Any) -> None:
