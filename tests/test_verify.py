@@ -84,6 +84,22 @@ def test_every_solution_verifies_clean(solved: Path) -> None:
     assert plans["ghost/3"] > 0 and plans["ghost/4/3p"] == 0
 
 
+def test_a_clean_word_game_is_read_packed_not_row_by_row(
+    solved: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On SQLite the rows of a word game without labels are read packed by SQL, not made
+    Python tuples one by one (gigabytes for millions of rows)."""
+    from ghostdb.store import verify
+
+    def by_rows(*args: object) -> None:
+        raise AssertionError("read row by row")
+
+    monkeypatch.setattr(verify, "stored_positions", by_rows)
+    monkeypatch.setattr(verify, "stored_plans", by_rows)
+    found = verdicts(solved, "ca", variant=Variant.SUPER)
+    assert [v.ok for v in found] == [True] and found[0].plans > 1000
+
+
 def test_the_cli_says_ok_and_exits_0(solved: Path) -> None:
     code, out, err = run("verify", db=solved)
     assert code == 0, err
@@ -285,6 +301,31 @@ def stray_position(db: Path) -> tuple[str, str, str]:
     return "ghost/3", "extra position", "cqz"
 
 
+def delete_plan(db: Path) -> tuple[str, str, str]:
+    """A reachable position's plan row deleted: the rows are read one by one then."""
+    sid = solution_id(db, "super/3")
+    fragment, level = inner(db, sid, "p.level >= 1")
+    sql(
+        db,
+        "DELETE FROM plans WHERE solution_id = ? AND level = ? AND fragment = ?",
+        sid,
+        level,
+        fragment,
+    )
+    return "super/3", "missing plan", fragment
+
+
+def stray_plan(db: Path) -> tuple[str, str, str]:
+    sid = solution_id(db, "ghost/3")
+    sql(
+        db,
+        "INSERT INTO plans (solution_id, level, fragment, plan_play, waiter_lossiness, "
+        "waiter_outcomes, waiter_letters) VALUES (?, 3, 'cqz', NULL, 0, 1, 3)",
+        sid,
+    )
+    return "ghost/3", "extra plan", "cqz"
+
+
 def anagram_label(db: Path) -> tuple[str, str, str]:
     sid = solution_id(db, "anagram/3")
     fragment, level = one(
@@ -333,6 +374,8 @@ TAMPERING: list[Callable[[Path], tuple[str, str, str]]] = [
     plan_rank,
     other_plan_move,
     no_plan_move,
+    delete_plan,
+    stray_plan,
     safe_seats,
     anagram_label,
     chopsticks_draw,
@@ -414,3 +457,28 @@ def test_verify_reads_but_never_writes(solved: Path) -> None:
     before = dump(solved)
     assert run("verify", db=solved)[0] == 0
     assert dump(solved) == before
+
+
+@pytest.mark.parametrize("piece", [1, 2, 3, 1 << 18])
+def test_keys_are_compared_with_the_packed_rows_a_piece_at_a_time(
+    monkeypatch: pytest.MonkeyPatch, piece: int
+) -> None:
+    """Verify compares the keys SQL joined with the graph's a piece at a time (millions of
+    keys are not made strings at once): any key changed, missing or extra is a mismatch,
+    at every piece size."""
+    import numpy as np
+
+    from ghostdb.games.base import KeyList
+    from ghostdb.store import verify
+
+    monkeypatch.setattr(verify, "_KEYS_A_PIECE", piece)
+    keys = KeyList(["", "a", "ab", "abc", "b", "ba", "bab"])
+    every = "\n".join(keys)
+    assert verify._joined_keys_equal(every, keys)
+    some = np.array([1, 2, 5])
+    assert verify._joined_keys_equal("a\nab\nba", keys, some)
+    for wrong in (every + "\n", every[:-1], every.replace("ab", "ac"), "\n" + every, None):
+        assert not verify._joined_keys_equal(wrong, keys)
+    for wrong in ("a\nab", "a\nab\nba\nbab", "a\nabba", "a\nab\nbb"):
+        assert not verify._joined_keys_equal(wrong, keys, some)
+    assert verify._joined_keys_equal(None, keys, np.array([], dtype=np.int64))

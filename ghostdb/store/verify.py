@@ -327,14 +327,11 @@ class _Stored:
         """The rows read packed (see `packed_positions`) when they are exactly the
         graph's positions in its order and carry no labels; else None."""
         row = packed_positions(conn, solution_id)
-        if row is None or row[0] != "\n".join(graph.keys) or row[-2]:
+        if row is None or row[-2] or not _joined_keys_equal(row[0], graph.keys):
             return None
 
         def numbers(packed: str) -> np.ndarray:
-            found = np.fromstring(packed, dtype=np.int64, sep=",")  # C-speed parsing
-            if len(found) != graph.size:  # cannot happen with integers from SQL
-                raise ValueError("a packed column does not hold one number a position")
-            return found
+            return _numbers(packed, graph.size)
 
         if not np.array_equal(numbers(row[1]), graph.level):
             return None
@@ -680,29 +677,8 @@ def _check_plans(
     move to the best-ranked position for the opponent, first in move order among equals.
     The strategist-to-move rank is not stored: it is read from the stored move's position
     (`ghostdb.store.walks.plan_sizes`), so it is checked by checking that move."""
-    rows = stored_plans(conn, solution_id)
-    v.plans = len(rows)
     n = graph.size
-    cols = list(zip(*rows, strict=True)) if rows else [()] * len(STORED_PLAN_FIELDS)
-    level, fragment, number = cols[:3]
-    keys = _key_array(graph)
-    reach = np.flatnonzero(s.present & s.reachable)
-    if list(fragment) == keys[reach].tolist() and np.array_equal(level, graph.level[reach]):
-        at, pick, extra = reach, np.arange(len(reach)), []
-    else:
-        index = {key: i for i, key in enumerate(graph.keys)}
-        node = np.array([index.get(f, -1) for f in fragment], dtype=np.int64)
-        ok = node >= 0
-        ok[ok] = (graph.level[node[ok]] == np.array(level)[ok]) & s.reachable[node[ok]]
-        at, pick = node[ok], np.flatnonzero(ok)
-        extra = [fragment[i] for i in np.flatnonzero(~ok)]
-    has = np.zeros(n, dtype=bool)
-    has[at] = True
-    rank = np.zeros((3, n), dtype=np.int64)
-    numbers = np.full(n, _NONE, dtype=np.int64)
-    if rows:
-        rank[:, at] = np.array(cols[3:], dtype=np.int64)[:, pick]
-        numbers[at] = np.array(number, dtype=np.int64)[pick]
+    has, numbers, rank, extra = _read_plans(conn, solution_id, graph, s, v)
     plan = _played(graph, numbers)  # the node each stored plan move leads to
     v.found(
         "extra plan",
@@ -760,13 +736,93 @@ def _check_plans(
     )
 
 
+def _read_plans(
+    conn: Connection, solution_id: int, graph: PositionGraph, s: _Stored, v: Verdict
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """The stored plan rows aligned with the graph's nodes: which nodes have one, their
+    move numbers (`_NONE` for none), their three ranks, and the keys of rows that are no
+    reachable position."""
+    n = graph.size
+    reach = np.flatnonzero(s.present & s.reachable)
+    has = np.zeros(n, dtype=bool)
+    rank = np.zeros((3, n), dtype=np.int64)
+    numbers = np.full(n, _NONE, dtype=np.int64)
+    packed = _packed_plans(conn, solution_id, graph, reach)
+    if packed is not None:  # the rows are exactly the reachable positions', in order
+        v.plans, numbers[reach], rank[:, reach] = packed
+        has[reach] = True
+        return has, numbers, rank, []
+    rows = stored_plans(conn, solution_id)
+    v.plans = len(rows)
+    cols = list(zip(*rows, strict=True)) if rows else [()] * len(STORED_PLAN_FIELDS)
+    level, fragment, number = cols[:3]
+    index = {key: i for i, key in enumerate(graph.keys)}
+    node = np.array([index.get(f, -1) for f in fragment], dtype=np.int64)
+    ok = node >= 0
+    ok[ok] = (graph.level[node[ok]] == np.array(level)[ok]) & s.reachable[node[ok]]
+    at, pick = node[ok], np.flatnonzero(ok)
+    has[at] = True
+    if rows:
+        rank[:, at] = np.array(cols[3:], dtype=np.int64)[:, pick]
+        numbers[at] = np.array(number, dtype=np.int64)[pick]
+    return has, numbers, rank, [fragment[i] for i in np.flatnonzero(~ok)]
+
+
+def _packed_plans(
+    conn: Connection, solution_id: int, graph: PositionGraph, reach: np.ndarray
+) -> tuple[int, np.ndarray, np.ndarray] | None:
+    """SQLite: the plan rows read packed, as the positions are (see `packed_positions`),
+    when they are exactly the positions ``reach`` in key order: (rows, move numbers,
+    ranks); else None, and the rows are read one by one."""
+    if conn.dialect.name != "sqlite" or not len(reach):
+        return None
+    sql = (
+        "SELECT group_concat(fragment, char(10)), group_concat(level), "
+        f"group_concat(coalesce(plan_play, {_NONE})), group_concat(waiter_lossiness), "
+        "group_concat(waiter_outcomes), group_concat(waiter_letters), count(*) "
+        "FROM (SELECT * FROM plans WHERE solution_id = :solution_id "
+        "ORDER BY level, fragment)"
+    )
+    row = conn.execute(text(sql), {"solution_id": solution_id}).one()
+    if row[-1] != len(reach) or not _joined_keys_equal(row[0], graph.keys, reach):
+        return None
+    columns = [_numbers(packed, len(reach)) for packed in row[1:6]]
+    if not np.array_equal(columns[0], graph.level[reach]):
+        return None
+    return int(row[-1]), columns[1], np.array(columns[2:])
+
+
+def _numbers(packed: str, count: int) -> np.ndarray:
+    """A column of whole numbers that SQL joined with commas."""
+    found = np.fromstring(packed, dtype=np.int64, sep=",")  # C-speed parsing
+    if len(found) != count:  # cannot happen with integers from SQL
+        raise ValueError("a packed column does not hold one number a row")
+    return found
+
+
+_KEYS_A_PIECE = 1 << 18
+
+
+def _joined_keys_equal(packed: str | None, keys: Any, nodes: np.ndarray | None = None) -> bool:
+    """Whether ``packed`` is the keys of ``nodes`` (every node, if None) joined by newlines.
+    Compared a piece at a time: millions of keys made Python strings all at once are
+    gigabytes (Polish SuperDuperGhost: 19 million)."""
+    count = len(keys) if nodes is None else len(nodes)
+    if packed is None:
+        return count == 0
+    at = 0
+    for lo in range(0, count, _KEYS_A_PIECE):
+        hi = min(lo + _KEYS_A_PIECE, count)
+        piece = np.arange(lo, hi) if nodes is None else nodes[lo:hi]
+        joined = ("\n" if lo else "") + "\n".join(keys.take(piece))
+        if not packed.startswith(joined, at):
+            return False
+        at += len(joined)
+    return at == len(packed)
+
+
 def _plan(graph: PositionGraph, rank: np.ndarray, node: int) -> str:
     return f"{tuple(int(x) for x in rank)} to {_node(graph, node)}"
-
-
-def _key_array(graph: PositionGraph) -> np.ndarray:
-    """The keys as an object array with None last, so that node -1 reads as None."""
-    return np.array([*graph.keys, None], dtype=object)
 
 
 def _key(key: str | None) -> str:
