@@ -526,7 +526,7 @@ def _tables(
     values: whole-table lists of every column were most of a solve's peak memory.
     Plans need only the values, and the position rows need no plans: they are worked out
     in a thread while the positions are written (SQLite and numpy both let go of the
-    GIL), which takes a tenth off a SuperDuperGhost solve.
+    GIL), about half a second of american-english-insane's SuperDuperGhost/3.
     """
     keys = graph.keys
     best = best_plays(graph, v.best)
@@ -555,7 +555,8 @@ def _tables(
 
 def _plan_columns(graph: PositionGraph, v: Values) -> list[Any]:
     """The plan rows' columns (see `_tables`), at the reachable positions; worked out in
-    a thread of their own (see `_compute`), which lets go of the whole-graph plans."""
+    a thread of their own (started by `_tables`), which lets go of the whole-graph plans
+    and hands their memory back before the rows are written."""
     p = plan_solver.solve(graph, v)
     memory.give_back()
     reach = np.flatnonzero(v.reachable).astype(np.int32)
