@@ -155,3 +155,46 @@ def test_plans_that_fail_while_positions_are_written_publish_nothing(
     monkeypatch.undo()
     jobs.run_solve(store.engine, "small", Rules(min_length=4), force=True)
     assert all(v.ok for v in store.verify("small", every=True))
+
+
+@pytest.mark.parametrize("error", [OSError("disk full"), KeyboardInterrupt()], ids=repr)
+def test_a_write_that_fails_does_not_wait_for_the_plans(
+    store: Store,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    error: BaseException,
+    expected: list[object],
+) -> None:
+    """The plans, worked out in a thread, are taken only when their rows are due: a write
+    that fails or is interrupted before then ends at once, its transaction rolled back,
+    while they are still being worked out."""
+    import threading
+    import time
+
+    from ghostdb.errors import Interrupted
+    from ghostdb.solvers import plans
+
+    store.ingest(write_list(tmp_path, FIVE))
+    store.solve("small", Rules())
+    release = threading.Event()
+    solve_plans = plans.solve
+
+    def slow(*args: Any) -> Any:
+        release.wait(60)
+        return solve_plans(*args)
+
+    def fail(*args: Any, **kwargs: Any) -> None:
+        raise error
+
+    monkeypatch.setattr(plans, "solve", slow)
+    monkeypatch.setattr(q, "bulk_insert", fail)
+    started = time.perf_counter()
+    try:
+        with pytest.raises((SolveFailed, Interrupted)):
+            jobs.run_solve(store.engine, "small", Rules(), force=True)
+        assert time.perf_counter() - started < 30  # not held until the plans are done
+    finally:
+        release.set()
+    monkeypatch.undo()
+    assert _answers(store) == expected
+    store.solve("small", Rules(min_length=4))  # the write lock was let go

@@ -164,7 +164,7 @@ def test_chunks_make_each_chunks_values(monkeypatch: pytest.MonkeyPatch) -> None
     columns.append(_Lookup(names, np.arange(n) % 4))
     table = ("positions", ("a", "b", "c", "d", "e", "f", "g"), columns, n)
     rows = []
-    for _, names_out, chunk in _chunks([table], job_id=9):
+    for _, names_out, chunk in _chunks(*table, 9):
         assert names_out[0] == "solution_id"
         assert chunk.columns[0] == 9
         assert isinstance(chunk.columns[1], np.ndarray)  # bound by Columns
@@ -191,11 +191,11 @@ def test_chunks_are_made_ahead_in_a_worker_in_order(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(jobs, "CHUNK_ROWS", 1000)
     graph = GhostGame(Rules(Variant.SUPER, 3)).build(random_words(4, "abcdefgh", 3000))
     table = ("positions", ("a", "b"), [graph.level, graph.keys], graph.size)
-    plain = [chunk for _, _, chunk in _chunks([table], job_id=9)]
+    plain = [chunk for _, _, chunk in _chunks(*table, 9)]
     makers: set[str] = set()
 
     def watched() -> Iterator[tuple[Any, tuple[str, ...], Any]]:
-        for item in _chunks([table], job_id=9):
+        for item in _chunks(*table, 9):
             makers.add(threading.current_thread().name)
             yield item
 
@@ -205,13 +205,13 @@ def test_chunks_are_made_ahead_in_a_worker_in_order(monkeypatch: pytest.MonkeyPa
     assert makers and all(name.startswith("ghostdb-write") for name in makers)
 
     def failing() -> Iterator[tuple[Any, tuple[str, ...], Any]]:
-        yield from _chunks([table], job_id=9)
+        yield from _chunks(*table, 9)
         raise OSError("no space left")
 
     with pytest.raises(OSError, match="no space"):
         for _ in _ahead(failing()):
             pass
-    first = _ahead(_chunks([table], job_id=9))
+    first = _ahead(_chunks(*table, 9))
     next(first)
     first.close()  # returns once the chunk made meanwhile is done
 
@@ -237,7 +237,7 @@ def test_a_failed_write_lets_its_worker_go_at_once(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(queries, "bulk_insert", full_disk)
     try:
-        jobs._write(Conn(), _chunks([table], job_id=9), graph.size, None)
+        jobs._write(Conn(), [table], 9, graph.size, None)
     except OSError:
         alive = [t.name for t in threading.enumerate() if t.name.startswith("ghostdb-write")]
         assert alive == []

@@ -304,7 +304,7 @@ def _publish(
         _check_current(conn, name, subject.dictionary_id, subject.words_sha, job_id)
         if job_id is None:
             job_id = q.insert_job(conn, **job)
-        _write(conn, _chunks(tables, job_id), total, progress)
+        _write(conn, tables, job_id, total, progress)
         if progress:
             progress("publish", 0, 1)
         serialise(conn, solutions)  # publishers take turns
@@ -399,22 +399,25 @@ def _solution_info(row: Any, interrupted: bool) -> SolutionInfo:
 
 
 def _write(
-    conn: Any,
-    chunks: Generator[tuple[Any, tuple[str, ...], q.Columns], None, None],
-    total: int,
-    progress: ProgressFn | None,
+    conn: Any, tables: list[Table], job_id: int, total: int, progress: ProgressFn | None
 ) -> None:
+    """Every table's rows, a chunk at a time.  A table's columns that come from a call
+    (the plans, worked out meanwhile) are taken here, in the caller's thread, when its
+    rows are due: a write that fails or is interrupted before then does not wait for
+    them, and waiting for them can be interrupted (Ctrl-C)."""
     written = 0
-    if conn.dialect.name == "sqlite":
-        chunks = _ahead(chunks)
-    # Closed however the loop ends, so that a failed or interrupted write lets its worker
-    # go at once rather than whenever the generator is collected.
-    with closing(chunks):
-        for table, columns, chunk in chunks:
-            q.bulk_insert(conn, table, columns, chunk)
-            written += len(chunk)
-            if progress:
-                progress("write", written, total)
+    for table, names, made, n in tables:
+        chunks = _chunks(table, names, made() if callable(made) else made, n, job_id)
+        if conn.dialect.name == "sqlite":
+            chunks = _ahead(chunks)
+        # Closed however the loop ends, so that a failed or interrupted write lets its
+        # worker go at once rather than whenever the generator is collected.
+        with closing(chunks):
+            for table_, columns, chunk in chunks:
+                q.bulk_insert(conn, table_, columns, chunk)
+                written += len(chunk)
+                if progress:
+                    progress("write", written, total)
 
 
 def _ahead(
@@ -600,16 +603,11 @@ def _part(column: Any, lo: int, hi: int) -> Any:
 
 
 def _chunks(
-    tables: list[Table], job_id: int | None
+    table: Any, names: tuple[str, ...], columns: list[Any], n: int, job_id: int
 ) -> Generator[tuple[Any, tuple[str, ...], q.Columns], None, None]:
-    """Each table's rows in chunks, for progress and memory, with the solution's id
-    (unless None): each chunk's Python values are made here, as it is written."""
-    key: tuple[str, ...] = () if job_id is None else ("solution_id",)
-    for table, names, made, n in tables:
-        columns = made() if callable(made) else made
-        for lo in range(0, n, CHUNK_ROWS):
-            hi = min(lo + CHUNK_ROWS, n)
-            part = [_part(c, lo, hi) for c in columns]
-            if job_id is not None:
-                part.insert(0, job_id)
-            yield table, (*key, *names), q.Columns(hi - lo, part)
+    """One table's rows in chunks, for progress and memory, with the solution's id: each
+    chunk's Python values are made here, as it is written."""
+    for lo in range(0, n, CHUNK_ROWS):
+        hi = min(lo + CHUNK_ROWS, n)
+        part = [job_id, *(_part(c, lo, hi) for c in columns)]
+        yield table, ("solution_id", *names), q.Columns(hi - lo, part)
