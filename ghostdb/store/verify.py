@@ -327,7 +327,9 @@ class _Stored:
         """The rows read packed (see `packed_positions`) when they are exactly the
         graph's positions in its order and carry no labels; else None."""
         row = packed_positions(conn, solution_id)
-        if row is None or row[-2] or not _joined_keys_equal(row[0], graph.keys):
+        if row is None or row[-2] or row[-1] != graph.size:
+            return None
+        if not _joined_keys_equal(row[0], graph.keys):
             return None
 
         def numbers(packed: str) -> np.ndarray:
@@ -756,16 +758,26 @@ def _read_plans(
     v.plans = len(rows)
     cols = list(zip(*rows, strict=True)) if rows else [()] * len(STORED_PLAN_FIELDS)
     level, fragment, number = cols[:3]
-    index = {key: i for i, key in enumerate(graph.keys)}
-    node = np.array([index.get(f, -1) for f in fragment], dtype=np.int64)
-    ok = node >= 0
-    ok[ok] = (graph.level[node[ok]] == np.array(level)[ok]) & s.reachable[node[ok]]
-    at, pick = node[ok], np.flatnonzero(ok)
+    # Rows come in key order: when they are exactly the reachable positions (a store
+    # read row by row, as on PostgreSQL), no index of every key is needed.
+    if (
+        len(fragment) == len(reach)
+        and np.array_equal(level, graph.level[reach])
+        and _joined_keys_equal("\n".join(fragment) if fragment else None, graph.keys, reach)
+    ):
+        at, pick, extra = reach, np.arange(len(reach)), []
+    else:
+        index = {key: i for i, key in enumerate(graph.keys)}
+        node = np.array([index.get(f, -1) for f in fragment], dtype=np.int64)
+        ok = node >= 0
+        ok[ok] = (graph.level[node[ok]] == np.array(level)[ok]) & s.reachable[node[ok]]
+        at, pick = node[ok], np.flatnonzero(ok)
+        extra = [fragment[i] for i in np.flatnonzero(~ok)]
     has[at] = True
     if rows:
         rank[:, at] = np.array(cols[3:], dtype=np.int64)[:, pick]
         numbers[at] = np.array(number, dtype=np.int64)[pick]
-    return has, numbers, rank, [fragment[i] for i in np.flatnonzero(~ok)]
+    return has, numbers, rank, extra
 
 
 def _packed_plans(
