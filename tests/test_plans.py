@@ -304,6 +304,7 @@ word_lists = st.lists(
     variant=st.sampled_from(list(Variant)),
     min_length=st.sampled_from([2, 3]),
     misere=st.booleans(),
+    apart=st.booleans(),
 )
 def test_plans_and_lines_match_brute_force(
     shared_store: Store,
@@ -312,13 +313,22 @@ def test_plans_and_lines_match_brute_force(
     variant: Variant,
     min_length: int,
     misere: bool,
+    apart: bool,
 ) -> None:
+    """``apart``: plans worked out on the reachable positions renumbered on their own
+    (as for plain Ghost's few), else on the whole graph (`ghostdb.solvers.plans.SPARSE`)."""
+    from ghostdb.solvers import plans
+
     rules = Rules(variant, min_length, misere)
     if not any(len(w) >= min_length for w in words):
         return
     path = write_list(tmp_path_factory.mktemp("list"), " ".join(words), "random")
     name = shared_store.ingest(path, name=f"r{abs(hash(tuple(words)))}").dictionary.name
-    shared_store.solve(name, rules)
+    share, plans.SPARSE = plans.SPARSE, (2.0 if apart else 0.0)
+    try:
+        shared_store.solve(name, rules, force=True)
+    finally:
+        plans.SPARSE = share
     brute = brute_force(words, rules)
 
     def principal(f: str) -> list[tuple[str, ...]]:
