@@ -950,15 +950,15 @@ def task_reads(db: str, name: str) -> dict[str, Any]:
 
 
 def task_disk(db: str) -> dict[str, Any]:
-    """Bytes of what a solution stores, from SQLite's dbstat: the positions and plans
-    tables (each B-tree is its primary key) and any index of theirs; and the position
-    rows."""
+    """Bytes of what a solution stores, from SQLite's dbstat: the positions table (its
+    B-tree is its primary key; the plans are columns of its rows) and any index of its;
+    and the position rows."""
     import sqlite3
 
     with sqlite3.connect(db) as conn:
         (size,) = conn.execute(
             "SELECT sum(pgsize) FROM dbstat WHERE name IN "
-            "(SELECT name FROM sqlite_master WHERE tbl_name IN ('positions', 'plans'))"
+            "(SELECT name FROM sqlite_master WHERE tbl_name = 'positions')"
         ).fetchone()
         (rows,) = conn.execute("SELECT count(*) FROM positions").fetchone()
     return {"bytes": size or 0, "rows": rows}

@@ -17,7 +17,16 @@ SHARED_WORDLISTS = ROOT.parent / "shared" / "wordlists"
 OWN_WORDLISTS = ROOT / "wordlists"
 
 
-RETIRED_TABLES = ("alembic_version", "positions_0006", "positions_0007")
+RETIRED_TABLES = (
+    "alembic_version",
+    "positions_0006",
+    "positions_0007",
+    "positions_0009",
+    "positions_0010",
+    "plans",
+    "plans_0008",
+    "plans_0009",
+)
 """Tables a ghostdb database had at earlier revisions (or mid-migration), beside those of
 the models."""
 

@@ -24,8 +24,9 @@ PG_URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL", "")
 pytestmark = pytest.mark.slow
 
 # Where the solving process kills itself: the progress callback sees every stage.  Writes
-# come in chunks (`ghostdb.store.jobs.CHUNK_ROWS`): positions first, then plans.
-STAGES = ["build", "solve", "write positions", "write plans", "publish"]
+# come in chunks (`ghostdb.store.jobs.CHUNK_ROWS`): killed after the first, and after
+# the last.
+STAGES = ["build", "solve", "write first chunk", "write last chunk", "publish"]
 
 KILLER = textwrap.dedent(
     """
@@ -33,15 +34,10 @@ KILLER = textwrap.dedent(
     from ghostdb import Rules, open_store
 
     url, stage, min_length = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    size = 0
-
     def progress(name, done, total):
-        global size
-        if name == "solve":
-            size = total
         here = name
         if name == "write":
-            here = "write plans" if done > size else "write positions"
+            here = "write last chunk" if done >= total else "write first chunk"
         if here == stage:
             os.kill(os.getpid(), signal.SIGKILL)
 

@@ -13,6 +13,7 @@ and through a pipe with every input line given up front, against computer seats.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -404,3 +405,43 @@ def test_quit_names_the_position(game: type[Game], db: Path, solved: Store) -> N
     assert proc.returncode == 0 and not proc.stderr, proc.stderr
     label = solved.solution(name).game.label(start)
     assert f"player 0 (human) quit at {label}; moves: none" in proc.stdout.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [(game, 2) for game in GAMES] + [(game, 3) for game in GAMES if game.word_game],
+    ids=lambda x: x if isinstance(x, int) else x.name,
+)
+def test_counted_moves_are_the_solvers(
+    game: type[Game], players: int, db: Path, solved: Store, tmp_path: Path
+) -> None:
+    """The winning and drawing moves a lookup counts from the plays it reads (they are
+    not stored) are the ones the solver counts over the game's graph, at every position
+    (a sample of Connect Four's); for more than two players, the moves that keep the
+    mover safe (solved in a copy of the module's database)."""
+    import random as rnd
+    import shutil
+
+    from ghostdb import solvers
+    from ghostdb.solvers import safety
+
+    name = name_of(game)
+    rules = solved.solution(name).game.rules
+    with contextlib.ExitStack() as stack:
+        store = solved
+        if players > 2:
+            shutil.copy(db, tmp_path / "copy.db")
+            store = stack.enter_context(open_store(str(tmp_path / "copy.db")))
+            rules = type(rules).from_key(f"{rules.key}/{players}p")
+            store.solve(name, rules)
+        solution = store.solution(name, rules)
+        words = store.words(name, rules.min_length) if game.word_game else None
+        graph = solution.game.build(words)
+        if players > 2:
+            values, _ = safety.values(graph, players, rules.misere)
+        else:
+            values = solvers.solve(graph)
+        for i in rnd.Random(0).sample(range(graph.size), min(graph.size, 3000)):
+            position = solution.lookup(graph.keys[i])
+            expected = (int(values.winning_moves[i]), int(values.drawing_moves[i]))
+            assert (position.winning_moves, position.drawing_moves) == expected, graph.keys[i]

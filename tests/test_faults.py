@@ -494,8 +494,8 @@ def ghostdb(*args: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
 def test_a_real_disk_that_is_full(free: int, tmp_path: Path, enable1: Path) -> None:
     """A real file system with ``free`` bytes left: ingest and solve fail in one line, the
     data stays as it was, and everything works again once space is freed."""
-    mid = tmp_path / "mid.txt"  # every 17th word of enable1: a solve writes about 4 MB
-    mid.write_text("\n".join(enable1.read_text().split()[::17]) + "\n")
+    mid = tmp_path / "mid.txt"  # every 8th word of enable1: a solve writes about 4 MB
+    mid.write_text("\n".join(enable1.read_text().split()[::8]) + "\n")
     with small_disk(tmp_path / "disk", "16m") as disk:
         db = disk / "ghost.db"
         assert ghostdb("ingest", str(mid), "--db", str(db)).returncode == 0

@@ -1,6 +1,6 @@
 """Solve jobs' less common paths: a job recorded with its rows because another process
-held the write lock when it started, a failure in the write or in the plans worked out
-beside it, and a dictionary replaced while it was being solved."""
+held the write lock when it started, a failure in the plans, and a dictionary replaced
+while it was being solved."""
 
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ def test_a_dictionary_replaced_while_solving_publishes_nothing(
     [(OverflowError("plan sizes overflow 64 bits"), SolveFailed), (KeyboardInterrupt(), None)],
     ids=["error", "ctrl-c"],
 )
-def test_plans_that_fail_while_positions_are_written_publish_nothing(
+def test_plans_that_fail_publish_nothing(
     store: Store,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -127,8 +127,9 @@ def test_plans_that_fail_while_positions_are_written_publish_nothing(
     raised: type[BaseException] | None,
     expected: list[object],
 ) -> None:
-    """Plans are worked out in a thread while the positions are written: what goes wrong
-    there reaches the solve, after some positions were written, and nothing is published."""
+    """What goes wrong while the plans are worked out ends the solve before a row is
+    written: the job is marked failed, nothing is published, and the store answers as
+    before."""
     from ghostdb.errors import Interrupted
     from ghostdb.solvers import plans
 
@@ -149,52 +150,9 @@ def test_plans_that_fail_while_positions_are_written_publish_nothing(
     monkeypatch.setattr(plans, "solve", fail)
     with pytest.raises(raised or Interrupted, match=str(error) or "nothing was published"):
         jobs.run_solve(store.engine, "small", Rules(), force=True)
-    assert written == ["positions"]  # the positions went first, then the plans' error
+    assert written == []  # the plans come before the write lock
     assert _statuses(store) == [*before, ("ghost/3", "failed")]
     assert _answers(store) == expected
     monkeypatch.undo()
     jobs.run_solve(store.engine, "small", Rules(min_length=4), force=True)
     assert all(v.ok for v in store.verify("small", every=True))
-
-
-@pytest.mark.parametrize("error", [OSError("disk full"), KeyboardInterrupt()], ids=repr)
-def test_a_write_that_fails_does_not_wait_for_the_plans(
-    store: Store,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    error: BaseException,
-    expected: list[object],
-) -> None:
-    """The plans, worked out in a thread, are taken only when their rows are due: a write
-    that fails or is interrupted before then ends at once, its transaction rolled back,
-    while they are still being worked out."""
-    import threading
-    import time
-
-    from ghostdb.errors import Interrupted
-    from ghostdb.solvers import plans
-
-    store.ingest(write_list(tmp_path, FIVE))
-    store.solve("small", Rules())
-    release = threading.Event()
-    solve_plans = plans.solve
-
-    def slow(*args: Any) -> Any:
-        release.wait(60)
-        return solve_plans(*args)
-
-    def fail(*args: Any, **kwargs: Any) -> None:
-        raise error
-
-    monkeypatch.setattr(plans, "solve", slow)
-    monkeypatch.setattr(q, "bulk_insert", fail)
-    started = time.perf_counter()
-    try:
-        with pytest.raises((SolveFailed, Interrupted)):
-            jobs.run_solve(store.engine, "small", Rules(), force=True)
-        assert time.perf_counter() - started < 30  # not held until the plans are done
-    finally:
-        release.set()
-    monkeypatch.undo()
-    assert _answers(store) == expected
-    store.solve("small", Rules(min_length=4))  # the write lock was let go

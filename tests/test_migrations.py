@@ -186,8 +186,9 @@ def lookups_through_revision(store: Store, tmp: Path, old: str) -> int:
     """Solve small lists of every word-game variant and the other games, read every
     stored position and every plan from it, downgrade to revision ``old`` (0006: best
     moves as keys, outcomes as words; 0007: plans in a table of their own, their moves
-    as keys) and upgrade again: every position and plan answers as before, and verifies
-    clean.  Returns how many positions were compared."""
+    as keys; 0008: with both ranks; 0009: with one) and upgrade again: every position
+    and plan answers as before, and verifies clean.  Returns how many positions were
+    compared."""
     from conftest import write_list
     from sqlalchemy import select, text
 
@@ -207,6 +208,7 @@ def lookups_through_revision(store: Store, tmp: Path, old: str) -> int:
         store.solve(name, rules, force=True)
 
     movers = {}  # (solution, level, key): the plan's rank with the strategist to move
+    counts = {}  # (solution, key): the winning and drawing moves a lookup counts
 
     def answers() -> dict[tuple[str, str, str], object]:
         found = {}
@@ -219,6 +221,7 @@ def lookups_through_revision(store: Store, tmp: Path, old: str) -> int:
                 ).scalars()
                 for key in keys:
                     found[(name, rules.key, key)] = pos = solution.lookup(key)
+                    counts[(solution_id, key)] = (pos.winning_moves, pos.drawing_moves)
                     if solution.game.keeps_plans and pos.reachable:
                         plans = [solution.strategy(p, key) for p in (0, 1)]
                         found[(name, rules.key, key, "plans")] = [
@@ -238,6 +241,7 @@ def lookups_through_revision(store: Store, tmp: Path, old: str) -> int:
         "0006": "SELECT count(best_next) FROM positions",
         "0007": "SELECT count(plan_next) FROM plans",
         "0008": "SELECT count(mover_letters) FROM plans",
+        "0009": "SELECT count(waiter_letters) FROM plans",
     }
     for revision in (old, "head"):
         with writing(store.engine) as conn:
@@ -247,6 +251,14 @@ def lookups_through_revision(store: Store, tmp: Path, old: str) -> int:
         if revision == old:
             with store.engine.connect() as conn:
                 assert conn.execute(text(keys[old])).scalar()  # the older layout's column
+                # Counts stored again on the way down (revision 0010) are the ones counted.
+                rows = conn.execute(
+                    text(
+                        "SELECT solution_id, fragment, winning_moves, drawing_moves FROM positions"
+                    )
+                ).all()
+                ours = {k[0] for k in counts}  # a server's store holds others too
+                assert {(r[0], r[1]): (r[2], r[3]) for r in rows if r[0] in ours} == counts
                 if old == "0008":  # the ranks a downgrade wrote back are the ones walks read
                     stored = conn.execute(
                         text(
@@ -254,7 +266,6 @@ def lookups_through_revision(store: Store, tmp: Path, old: str) -> int:
                             "mover_outcomes, mover_letters FROM plans"
                         )
                     ).all()
-                    ours = {k[0] for k in movers}  # a server's store holds others too
                     found = {tuple(r[:3]): tuple(r[3:]) for r in stored if r[0] in ours}
                     assert found == movers
     store.lookups.close()
@@ -263,8 +274,8 @@ def lookups_through_revision(store: Store, tmp: Path, old: str) -> int:
     return len(before)
 
 
-@pytest.mark.parametrize("old", ["0006", "0007", "0008"])
-def test_revisions_0007_to_0009_keep_every_answer_through_a_downgrade(
+@pytest.mark.parametrize("old", ["0006", "0007", "0008", "0009"])
+def test_revisions_0007_to_0010_keep_every_answer_through_a_downgrade(
     tmp_path: Path, old: str
 ) -> None:
     with open_store(str(tmp_path / "r.db")) as store:

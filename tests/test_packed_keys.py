@@ -15,7 +15,7 @@ from ghostdb.games.ghost import GhostGame
 from ghostdb.games.ghost.graph import PackedKeys, _decode, _encode, _sort_strings
 from ghostdb.games.ghost.rules import Rules, Variant
 from ghostdb.store import jobs
-from ghostdb.store.jobs import _chunks, _Lookup, _part
+from ghostdb.store.jobs import _chunks, _part
 
 VARIANTS = tuple(Variant)
 
@@ -150,18 +150,16 @@ def test_a_plain_list_of_keys_gets_take() -> None:
 
 
 def test_chunks_make_each_chunks_values(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Columns stay arrays and packed keys until `_chunks` slices them."""
+    """Columns stay arrays, packed keys and lists until `_chunks` slices them."""
     monkeypatch.setattr(jobs, "CHUNK_ROWS", 1000)
     words = random_words(3, "abcdefgh", 3000)
     graph = GhostGame(Rules(Variant.SUPER, 3)).build(words)
     n = graph.size
     assert n > 3 * jobs.CHUNK_ROWS  # several chunks, the last one short
     keys = list(graph.keys)
-    best = np.arange(-1, n - 1)
     lengths = np.ma.masked_array(np.arange(n) - 5, mask=np.arange(n) < 5)
-    names = KeyList(["loss", "draw", "tie", "win"])
-    columns = [graph.level, graph.keys, _Lookup(graph.keys, best), lengths, "x", None]
-    columns.append(_Lookup(names, np.arange(n) % 4))
+    names = ["loss", "draw", "tie", "win"] * (n // 4 + 1)
+    columns = [graph.level, graph.keys, [None, *keys[:-1]], lengths, "x", None, names[:n]]
     table = ("positions", ("a", "b", "c", "d", "e", "f", "g"), columns, n)
     rows = []
     for _, names_out, chunk in _chunks(*table, 9):

@@ -278,7 +278,7 @@ def test_a_plan_move_that_is_not_stored_is_named_not_retried(five: Path) -> None
     with open_store(str(five)) as store:
         assert store.solution("five").strategy(0).as_dict()  # whole to begin with
         with store.engine.begin() as conn:
-            conn.execute(text("UPDATE plans SET plan_play = NULL WHERE level = 0"))
+            conn.execute(text("UPDATE positions SET plan_play = NULL WHERE level = 0"))
     code, _, err = cli("strategy", "five", "--player", "0", db=five)
     assert code == 1 and err.count("\n") == 1, err
     assert "disagree with its positions" in err and "ghostdb verify five" in err, err

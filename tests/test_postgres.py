@@ -169,7 +169,7 @@ def test_lookups_read_the_same_plays_as_sqlite_whatever_the_letters(
                 "WHERE column_name = 'fragment' ORDER BY table_name"
             )
         ).all()
-    assert collations == [("plans", "C"), ("positions", "C")]
+    assert collations == [("positions", "C")]
 
 
 def test_lookup_many_reads_as_get(pg: Store, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -185,13 +185,13 @@ def test_lookup_many_reads_as_get(pg: Store, monkeypatch: pytest.MonkeyPatch) ->
         assert solution.lookup_many(asked) == [solution.get(k) for k in asked], name
 
 
-@pytest.mark.parametrize("old", ["0006", "0007", "0008"])
-def test_revisions_0007_to_0009_keep_every_answer_through_a_downgrade(
+@pytest.mark.parametrize("old", ["0006", "0007", "0008", "0009"])
+def test_revisions_0007_to_0010_keep_every_answer_through_a_downgrade(
     pg: Store, tmp_path: Path, old: str
 ) -> None:
-    """The compact rows' migration (0007), the plans' moves as play numbers (0008) and
-    plans without the strategist-to-move rank (0009), down and up again on the server
-    with rows in it."""
+    """The compact rows' migration (0007), the plans' moves as play numbers (0008),
+    plans without the strategist-to-move rank (0009) and plans in the position rows
+    (0010), down and up again on the server with rows in it."""
     from test_migrations import lookups_through_revision
 
     assert lookups_through_revision(pg, tmp_path, old) > 500

@@ -334,8 +334,8 @@ def test_bulk_insert_packs_small_whole_numbers_and_keeps_every_value(store: Stor
         "outcome": rng.integers(0, 4, n),
         "game_length": length,
         "best_play": np.ma.masked_array(np.full(n, limit - 1), mask=np.arange(n) % 3 == 0),
-        "winning_moves": wins,  # not in the first value with the others
-        "drawing_moves": rng.integers(-3, 3, n),  # negative: not packed
+        "waiter_letters": wins,  # not in the first value with the others
+        "waiter_outcomes": rng.integers(-3, 3, n),  # negative: not packed
         "safe_seats": np.zeros(n, dtype=np.int64),
     }
     rows = q.Columns(n, [1, *columns.values()])

@@ -202,23 +202,18 @@ flip_outcome = one_value(
 lengthen = one_value(
     "lengthen", "super/3", "game length", "game_length = game_length + 2", where="p.level >= 1"
 )
-count_wins = one_value(
-    "count_wins", "ghost/4", "winning moves", "winning_moves = winning_moves + 1"
-)
 unreachable = one_value(
     "unreachable", "ghost/3", "reachable", "reachable = 0", where="p.level >= 1"
 )
-plan_rank = one_value(
-    "plan_rank", "ghost/3", "plan", "waiter_outcomes = waiter_outcomes + 1", table="plans"
-)
+plan_rank = one_value("plan_rank", "ghost/3", "plan", "waiter_outcomes = waiter_outcomes + 1")
 other_plan_move = one_value(
     "other_plan_move",
     "ghost/3",
     "plan",
     "plan_play = CASE plan_play WHEN 0 THEN 1 ELSE 0 END",
-    table="plans",
 )
-no_plan_move = one_value("no_plan_move", "ghost/3", "plan", "plan_play = NULL", table="plans")
+no_plan_move = one_value("no_plan_move", "ghost/3", "plan", "plan_play = NULL")
+half_a_plan = one_value("half_a_plan", "ghost/3", "plan", "waiter_letters = NULL")
 safe_seats = one_value(
     "safe_seats", "ghost/4/3p", "safe seats", "safe_seats = (safe_seats | 2) - (safe_seats & 2)"
 )
@@ -294,20 +289,22 @@ def stray_position(db: Path) -> tuple[str, str, str]:
     sid = solution_id(db, "ghost/3")
     sql(
         db,
-        "INSERT INTO positions (solution_id, level, fragment, reachable, outcome, game_length, "
-        "winning_moves, drawing_moves) VALUES (?, 3, 'cqz', 1, 3, 1, 1, 0)",
+        "INSERT INTO positions (solution_id, level, fragment, reachable, outcome, game_length) "
+        "VALUES (?, 3, 'cqz', 1, 3, 1)",
         sid,
     )
     return "ghost/3", "extra position", "cqz"
 
 
 def delete_plan(db: Path) -> tuple[str, str, str]:
-    """A reachable position's plan row deleted: the rows are read one by one then."""
+    """A reachable position's plan taken away: the plans are read one by one then."""
     sid = solution_id(db, "super/3")
     fragment, level = inner(db, sid, "p.level >= 1")
     sql(
         db,
-        "DELETE FROM plans WHERE solution_id = ? AND level = ? AND fragment = ?",
+        "UPDATE positions SET plan_play = NULL, waiter_lossiness = NULL, "
+        "waiter_outcomes = NULL, waiter_letters = NULL "
+        "WHERE solution_id = ? AND level = ? AND fragment = ?",
         sid,
         level,
         fragment,
@@ -316,14 +313,23 @@ def delete_plan(db: Path) -> tuple[str, str, str]:
 
 
 def stray_plan(db: Path) -> tuple[str, str, str]:
+    """A plan at a position no game reaches."""
     sid = solution_id(db, "ghost/3")
-    sql(
+    fragment, level = one(
         db,
-        "INSERT INTO plans (solution_id, level, fragment, plan_play, waiter_lossiness, "
-        "waiter_outcomes, waiter_letters) VALUES (?, 3, 'cqz', NULL, 0, 1, 3)",
+        "SELECT fragment, level FROM positions WHERE solution_id = ? AND NOT reachable "
+        "ORDER BY level, fragment LIMIT 1",
         sid,
     )
-    return "ghost/3", "extra plan", "cqz"
+    sql(
+        db,
+        "UPDATE positions SET plan_play = NULL, waiter_lossiness = 0, waiter_outcomes = 1, "
+        "waiter_letters = 3 WHERE solution_id = ? AND level = ? AND fragment = ?",
+        sid,
+        level,
+        fragment,
+    )
+    return "ghost/3", "extra plan", str(fragment)
 
 
 def anagram_label(db: Path) -> tuple[str, str, str]:
@@ -367,13 +373,13 @@ TAMPERING: list[Callable[[Path], tuple[str, str, str]]] = [
     other_best_move,
     no_such_play,
     final_with_a_play,
-    count_wins,
     delete_position,
     stray_position,
     unreachable,
     plan_rank,
     other_plan_move,
     no_plan_move,
+    half_a_plan,
     delete_plan,
     stray_plan,
     safe_seats,

@@ -2,8 +2,8 @@
 
 A job is a ``solutions`` row.  It is committed as ``running`` first, so a crash leaves a
 trace (unless another process held SQLite's write lock just then: the row is committed
-with the rows instead, so that the job never waits to start); all positions (and, for
-word games, plans) are then written and the job flipped to ``complete`` in one
+with the rows instead, so that the job never waits to start); all positions (with, for
+word games, their plans) are then written and the job flipped to ``complete`` in one
 transaction, so a reader sees the previous complete solution or the new one, never part
 of one.  A job that fails is marked ``failed`` (a killed one is found and marked on the
 next solve), and its rows never become visible.
@@ -15,7 +15,6 @@ import hashlib
 import os
 import signal
 import socket
-import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import closing
@@ -35,10 +34,10 @@ from ghostdb.store import memory
 from ghostdb.store import queries as q
 from ghostdb.store.db import WriterBusy, serialise, writing
 from ghostdb.store.dictionaries import dictionary_row
-from ghostdb.store.schema import PLAN_FIELDS, plans, positions, solutions
+from ghostdb.store.schema import PLAN_FIELDS, positions, solutions
 
 # (stage, units done so far, total units) for progress bars.  Stages, in order: "build",
-# "solve", "write" (positions then plans), "publish".
+# "solve", "write" (the position rows, with their plans), "publish".
 ProgressFn = Callable[[str, int, int], None]
 
 CHUNK_ROWS = 50_000
@@ -255,37 +254,6 @@ def _compute(game: Game, subject: _Subject, progress: ProgressFn | None) -> _Sol
     )
 
 
-class _InThread:
-    """``fn(*args)`` started in a thread of its own; `take` waits for it and gives its
-    value (once: the caller then holds the only reference) or raises its exception.
-    A daemon thread: a solve given up meanwhile (an error, Ctrl-C) does not keep the
-    process from exiting, and its result is dropped when it ends."""
-
-    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
-        self._done = threading.Event()
-        self._value: Any = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(
-            target=self._run, args=(fn, *args), name="ghostdb-plans", daemon=True
-        )
-        self._thread.start()
-
-    def _run(self, fn: Callable[..., Any], *args: Any) -> None:
-        try:
-            self._value = fn(*args)
-        except BaseException as exc:  # handed to whoever takes the value
-            self._error = exc
-        finally:
-            self._done.set()
-
-    def take(self) -> Any:
-        self._done.wait()
-        if self._error is not None:
-            raise self._error
-        value, self._value = self._value, None
-        return value
-
-
 def _publish(
     engine: Engine,
     name: str,
@@ -323,7 +291,7 @@ def _publish(
         # The rows of the solution just superseded (and of failed jobs) go in the same
         # transaction: waiting for the lock a second time would hold up this worker.
         q.delete_unpublished_rows(conn, subject.game, subject.dictionary_id, rules.key)
-        q.refresh_statistics(conn, positions, plans)
+        q.refresh_statistics(conn, positions)
     return job_id
 
 
@@ -401,13 +369,10 @@ def _solution_info(row: Any, interrupted: bool) -> SolutionInfo:
 def _write(
     conn: Any, tables: list[Table], job_id: int, total: int, progress: ProgressFn | None
 ) -> None:
-    """Every table's rows, a chunk at a time.  A table's columns that come from a call
-    (the plans, worked out meanwhile) are taken here, in the caller's thread, when its
-    rows are due: a write that fails or is interrupted before then does not wait for
-    them, and waiting for them can be interrupted (Ctrl-C)."""
+    """Every table's rows, a chunk at a time."""
     written = 0
-    for table, names, made, n in tables:
-        chunks = _chunks(table, names, made() if callable(made) else made, n, job_id)
+    for table, names, columns, n in tables:
+        chunks = _chunks(table, names, columns, n, job_id)
         if conn.dialect.name == "sqlite":
             chunks = _ahead(chunks)
         # Closed however the loop ends, so that a failed or interrupted write lets its
@@ -498,22 +463,9 @@ def _fail_on_sigterm() -> Callable[[], None]:
     return lambda: signal.signal(signal.SIGTERM, previous)
 
 
-Table = tuple[Any, tuple[str, ...], list[Any] | Callable[[], list[Any]], int]
+Table = tuple[Any, tuple[str, ...], list[Any], int]
 """A table's rows to write: (table, column names, columns, row count); see `_part` for
-what a column may be.  The columns may come from a call, made when the table's first
-chunk is (the plans, worked out meanwhile)."""
-
-
-@dataclass(frozen=True)
-class _Lookup:
-    """A column of keys read through an index, a chunk at a time: ``values``' entries at
-    ``index`` (`ghostdb.games.base.Keys`: index -1 gives None)."""
-
-    values: Any
-    index: np.ndarray
-
-    def part(self, lo: int, hi: int) -> list[Any]:
-        return self.values.take(self.index[lo:hi])
+what a column may be."""
 
 
 def _tables(
@@ -522,14 +474,14 @@ def _tables(
     keeps_plans: bool,
     safe: np.ndarray | None = None,
 ) -> list[Table]:
-    """The position rows, then the plan rows, in key order, column by column (the
-    solution's id, not known yet, is added by `_chunks`).
+    """The position rows in key order, column by column (the solution's id, not known
+    yet, is added by `_chunks`), with their plans where the game keeps plans.
 
     Columns stay numpy arrays and packed keys until `_chunks` makes each chunk's Python
-    values: whole-table lists of every column were most of a solve's peak memory.
-    Plans need only the values, and the position rows need no plans: they are worked out
-    in a thread while the positions are written (SQLite and numpy both let go of the
-    GIL), about half a second of american-english-insane's SuperDuperGhost/3.
+    values: whole-table lists of every column were most of a solve's peak memory.  The
+    plans are worked out here, before the write lock is taken: the workers of `solve
+    --all --jobs N` take turns with SQLite's one writer, and a worker working out its
+    plans with the lock held would keep the others waiting.
     """
     keys = graph.keys
     best = best_plays(graph, v.best)
@@ -540,42 +492,36 @@ def _tables(
         "outcome": v.value,
         "game_length": _nullable(v.length),
         "best_play": _nullable(best),
-        "winning_moves": v.winning_moves,
-        "drawing_moves": v.drawing_moves if v.drawing_moves.any() else None,
         "safe_seats": safe,
         "label": graph.labels,
     }
-    # A column that is its default in every row (no draws, two players, no labels: all of
-    # plain Ghost) is left out of the INSERT: binding it costs as much as a real column.
+    # A column that is NULL in every row (two players, no labels: all of plain Ghost) is
+    # left out of the INSERT: binding it costs as much as a real column.
     written = tuple(k for k, c in position_columns.items() if c is not None)
-    tables = [(positions, written, [position_columns[k] for k in written], graph.size)]
+    columns = [position_columns[k] for k in written]
     if keeps_plans:
-        memory.give_back()  # before the thread's temporaries come on top
-        later = _InThread(_plan_columns, graph, v)
-        tables.append((plans, PLAN_FIELDS, later.take, int(np.count_nonzero(v.reachable))))
-    return tables
+        written += PLAN_FIELDS
+        columns += _plan_columns(graph, v)
+    return [(positions, written, columns, graph.size)]
 
 
 def _plan_columns(graph: PositionGraph, v: Values) -> list[Any]:
-    """The plan rows' columns (see `_tables`), at the reachable positions; worked out in
-    a thread of their own (started by `_tables`), which lets go of the whole-graph plans
-    and hands their memory back before the rows are written."""
+    """The plan columns (`PLAN_FIELDS`) of every position, NULL (masked) where it is not
+    reachable.  The whole-graph plans are let go of, and their memory handed back,
+    before the rows are written."""
     p = plan_solver.solve(graph, v)
     memory.give_back()
-    reach = np.flatnonzero(v.reachable).astype(np.int32)
+    unreachable = ~v.reachable
     # The move as a play number, first: `best_plays`' temporaries are a SuperDuperGhost
-    # solve's peak if the rank columns below are already copied.
-    plan_play = _nullable(best_plays(graph, p.plan)[reach])
-    memory.give_back()
+    # solve's peak if the rank columns below are already made.
+    play = best_plays(graph, p.plan)
     found = {
-        "level": graph.level[reach],
-        "fragment": _Lookup(graph.keys, reach),
-        "waiter_lossiness": p.waiter_lossiness[reach],
-        "waiter_outcomes": p.waiter_outcomes[reach],
-        "waiter_letters": p.waiter_letters[reach],
-        "plan_play": plan_play,
+        "plan_play": np.ma.masked_array(play, mask=unreachable | (play < 0)),
+        "waiter_lossiness": np.ma.masked_array(p.waiter_lossiness, mask=unreachable),
+        "waiter_outcomes": np.ma.masked_array(p.waiter_outcomes, mask=unreachable),
+        "waiter_letters": np.ma.masked_array(p.waiter_letters, mask=unreachable),
     }
-    del p
+    del p, play
     memory.give_back()
     return [found[k] for k in PLAN_FIELDS]
 
@@ -590,13 +536,10 @@ def _nullable(column: np.ndarray) -> np.ndarray:
 
 def _part(column: Any, lo: int, hi: int) -> Any:
     """Rows ``lo:hi`` of a column as `ghostdb.store.queries.Columns` takes them: a numpy
-    array's slice (a masked array's masked entries are NULL), a `_Lookup`'s values, a
-    list's or keys' slice; anything else (a string, a number, None) is one value for
-    every row."""
+    array's slice (a masked array's masked entries are NULL), a list's or keys' slice;
+    anything else (a string, a number, None) is one value for every row."""
     if isinstance(column, np.ndarray):
         return column[lo:hi]  # `ghostdb.store.queries.Columns` binds it
-    if isinstance(column, _Lookup):
-        return column.part(lo, hi)
     if column is None or isinstance(column, str | int | float | bytes):
         return column
     return column[lo:hi]

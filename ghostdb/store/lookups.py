@@ -33,7 +33,7 @@ from ghostdb.games.base import VALUE_NAMES, Game, RuleSet
 from ghostdb.games.registry import played_as
 from ghostdb.store import queries as q
 from ghostdb.store.dictionaries import dictionary_row
-from ghostdb.store.schema import plans, positions, solutions
+from ghostdb.store.schema import positions, solutions
 from ghostdb.values import Outcome, Play, Position
 
 LOOKUP_CACHE_KIB = 16 * 1024
@@ -48,12 +48,12 @@ POSITION_FIELDS = (
     "outcome",
     "game_length",
     "best_play",
-    "winning_moves",
-    "drawing_moves",
     "safe_seats",
     "label",
 )
-"""What a lookup reads of a position (and of each position one move away)."""
+"""What a lookup reads of a position (and of each position one move away).  The counts of
+winning and drawing moves are not stored: they are counted from the plays read with it
+(`_move_counts`)."""
 
 
 class SolutionRef(NamedTuple):
@@ -200,10 +200,10 @@ class Lookups:
         `Position.plays`); None when none is stored (a final or unreachable position, or
         the solution was republished meanwhile)."""
         if self._plan_play is None:
-            stmt = select(plans.c.plan_play).where(
-                plans.c.solution_id == bindparam("solution_id", type_=Integer),
-                plans.c.level == bindparam("level", type_=Integer),
-                plans.c.fragment == bindparam("f"),
+            stmt = select(positions.c.plan_play).where(
+                positions.c.solution_id == bindparam("solution_id", type_=Integer),
+                positions.c.level == bindparam("level", type_=Integer),
+                positions.c.fragment == bindparam("f"),
             )
             self._plan_play = q.FastQuery(stmt, self.engine.dialect)
         params = {"solution_id": ref.id, "level": ref.game.level(key), "f": key}
@@ -409,7 +409,9 @@ def _position(
             r = by_key.get(child)
             if r is not None and child != key:
                 outcome = _OUTCOMES[r[2]]
-                plays.append(Play(move, child, outcome, r[3], r[3] == 0, _seats(r[7]), r[8]))
+                plays.append(Play(move, child, outcome, r[3], r[3] == 0, _seats(r[5]), r[6]))
+    to_move = game.to_move(key)
+    winning, drawing = _move_counts(plays, to_move)
     return Position(
         name=name,
         game=game.name,
@@ -418,21 +420,34 @@ def _position(
         outcome=_OUTCOMES[head[2]],
         game_length=head[3],
         best_move=_best_move(head[4], plays),
-        winning_moves=head[5],
-        drawing_moves=head[6],
+        winning_moves=winning,
+        drawing_moves=drawing,
         is_final=is_final,
         ending=game.ending(key) if is_final else None,
         reachable=bool(head[1]),
-        to_move=game.to_move(key),
+        to_move=to_move,
         plays=tuple(plays),
-        safe_seats=_seats(head[7]),
-        label=head[8],
+        safe_seats=_seats(head[5]),
+        label=head[6],
     )
+
+
+def _move_counts(plays: Sequence[Play], to_move: int) -> tuple[int, int]:
+    """A position's winning and drawing moves, counted from its plays as the solvers
+    count them (`ghostdb.solvers.Values`): a move wins when the opponent is lost after it
+    (with more than two players: when the mover is still safe after it), and draws when
+    it leads to a draw.  Counted rather than stored (revision 0010): two columns of every
+    row, which a lookup has the plays to count anyway."""
+    if plays and plays[0].safe_seats is not None:
+        return sum(to_move in p.safe_seats for p in plays if p.safe_seats is not None), 0
+    outcomes = [p.outcome for p in plays]
+    return outcomes.count(Outcome.LOSS), outcomes.count(Outcome.DRAW)
 
 
 _HIGHEST = "\U0010ffff"
 _OUTCOMES = tuple(Outcome(name) for name in VALUE_NAMES)
 """The Outcome of each stored value code (``positions.outcome``)."""
+_LOSS, _DRAW = _OUTCOMES.index(Outcome.LOSS), _OUTCOMES.index(Outcome.DRAW)
 
 
 def _best_move(best_play: int | None, plays: Sequence[Play]) -> str | None:
@@ -458,6 +473,8 @@ def _extended_position(name: str, game: Game, key: str, rows: Sequence[Any]) -> 
     length = head[3]
     is_final = length == 0
     plays: tuple[Play, ...] = ()
+    to_move = game.to_move(key)
+    winning = drawing = 0
     if not is_final:
         plays = tuple(
             [
@@ -469,13 +486,18 @@ def _extended_position(name: str, game: Game, key: str, rows: Sequence[Any]) -> 
                         _OUTCOMES[r[2]],
                         r[3],
                         r[3] == 0,
-                        None if r[7] is None else _seats(r[7]),
-                        r[8],
+                        None if r[5] is None else _seats(r[5]),
+                        r[6],
                     ),
                 )
                 for r in rows[1:]
             ]
         )
+        if head[5] is None:  # two players: `_move_counts` on the codes, at C speed
+            codes = [r[2] for r in rows[1:]]
+            winning, drawing = codes.count(_LOSS), codes.count(_DRAW)
+        else:
+            winning, drawing = _move_counts(plays, to_move)
     return _new(
         Position,
         (
@@ -486,15 +508,15 @@ def _extended_position(name: str, game: Game, key: str, rows: Sequence[Any]) -> 
             _OUTCOMES[head[2]],
             length,
             _best_move(head[4], plays),
-            head[5],
-            head[6],
+            winning,
+            drawing,
             is_final,
             game.ending(key) if is_final else None,
             bool(head[1]),
-            game.to_move(key),
+            to_move,
             plays,
-            None if head[7] is None else _seats(head[7]),
-            head[8],
+            None if head[5] is None else _seats(head[5]),
+            head[6],
         ),
     )
 

@@ -143,10 +143,8 @@ def _status_kb(field: str) -> int:
 
 def give_back() -> None:
     """Hand the memory freed so far back to the system (glibc's ``malloc_trim``; nothing
-    elsewhere).  A thread's big temporaries come from an arena of its own, which glibc
-    keeps when they are freed: a solve that works out its plans in a thread (see
-    `ghostdb.store.jobs`) would hold on to them while it writes: 150 MB more at
-    american-english-insane's SuperDuperGhost/3 peak."""
+    elsewhere).  glibc keeps freed memory that is not at the top of its heap, and a
+    solve frees its plans' temporaries just before it makes the rows to write."""
     trim = _malloc_trim()
     if trim is not None:
         trim(0)

@@ -1,7 +1,7 @@
 """The SQL the store's concerns share, as SQLAlchemy Core statements over
 `ghostdb.store.schema`: dictionaries and their words, bulk writes,
 solve jobs and the published solutions, and `FastQuery`.  SQL that serves one concern
-sits in its module: `lookups` (a position and its plays), `walks` (plan rows), `reports`
+sits in its module: `lookups` (a position and its plays), `walks` (plans), `reports`
 (counts and comparisons), `verify` (whole solutions streamed).
 
 Every statement runs on SQLite and PostgreSQL: no dialect-only syntax, parameters always
@@ -34,7 +34,6 @@ from ghostdb.store.schema import (
     decisive,
     decisive_words,
     dictionaries,
-    plans,
     positions,
     solutions,
     words,
@@ -74,13 +73,12 @@ def update_dictionary(conn: Connection, dictionary_id: int, **values: Any) -> No
 
 
 def clear_dictionary(conn: Connection, dictionary_id: int) -> None:
-    """Delete a dictionary's words and solutions with their positions and plans, and the
+    """Delete a dictionary's words and solutions with their positions, and the
     decisive words worked out from them or with additions from it."""
     ids = select(solutions.c.id).where(solutions.c.dictionary_id == dictionary_id)
     delete_decisive(conn, ids)
     for table in (decisive_words, decisive):
         conn.execute(delete(table).where(table.c.pool_id == dictionary_id))
-    conn.execute(delete(plans).where(plans.c.solution_id.in_(ids)))
     conn.execute(delete(positions).where(positions.c.solution_id.in_(ids)))
     conn.execute(delete(solutions).where(solutions.c.dictionary_id == dictionary_id))
     conn.execute(delete(words).where(words.c.dictionary_id == dictionary_id))
@@ -400,12 +398,11 @@ def running_jobs(conn: Connection) -> Sequence[Row[Any]]:
 def delete_unpublished_rows(
     conn: Connection, game: str, dictionary_id: int | None, rules_key: str
 ) -> None:
-    """Drop the positions and plans of a rule set's failed and superseded jobs."""
+    """Drop the positions of a rule set's failed and superseded jobs."""
     dead = select(solutions.c.id).where(
         subject_filter(game, dictionary_id, rules_key),
         solutions.c.status.in_(("failed", "superseded")),
     )
-    conn.execute(delete(plans).where(plans.c.solution_id.in_(dead)))
     conn.execute(delete(positions).where(positions.c.solution_id.in_(dead)))
     delete_decisive(conn, dead)
 

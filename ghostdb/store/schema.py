@@ -9,15 +9,15 @@ Bump ``HEAD_REVISION`` with every new migration (a test checks that too): openin
 database compares its revision with this constant, so the common case needs no Alembic
 import.
 
-Tables (the bulk ones, ``words``, ``positions`` and ``plans``, have no foreign
+Tables (the bulk ones, ``words`` and ``positions``, have no foreign
 keys: SQLite checks a foreign key row by row, which made a solve's write 60% slower; the
 store writes and deletes their rows together with their owner, in one transaction):
 
 * ``dictionaries`` and ``words``: ingested word lists.
 * ``solutions``: one row per solve job of a game under a rule set (and, for word games,
   over a dictionary); at most one ``complete`` row per key is the published solution.
-* ``positions``: one row per position of a solution, with its solved values.
-* ``plans``: the best memorisable plans at each reachable position of a word game.
+* ``positions``: one row per position of a solution, with its solved values and, at the
+  reachable positions of a word game, its best memorisable plan.
 * ``decisive`` and ``decisive_words``: decisive words worked out from a solution
   (`ghostdb.store.decisive`), kept once asked for.
 """
@@ -42,7 +42,7 @@ from sqlalchemy import (
     text,
 )
 
-HEAD_REVISION = "0009"
+HEAD_REVISION = "0010"
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -127,6 +127,8 @@ solutions = Table(
 # stored: they are the stored positions one move away (see ghostdb.store.lookups), found
 # by primary key; ``best_play`` numbers the best of them in move order (0 the first).
 # Integer codes rather than words and keys (revision 0007): a row is a fifth smaller.
+# The counts of winning and drawing moves are counted from the plays a lookup reads
+# (revision 0010), not stored.
 positions = Table(
     "positions",
     metadata,
@@ -137,43 +139,33 @@ positions = Table(
     Column("outcome", SmallInteger, nullable=False),
     Column("game_length", SmallInteger),
     Column("best_play", SmallInteger),  # NULL when final
-    Column("winning_moves", SmallInteger, nullable=False),
-    Column("drawing_moves", SmallInteger, nullable=False, server_default=text("0")),
     # With more than two players: bit s is set when seat s can avoid losing from here
     # whatever the other seats do together (NULL for two players).
     Column("safe_seats", SmallInteger),
     # How the position is said when it is not its key (Anagram Ghost: an arrangement).
     Column("label", Text),
-    sqlite_with_rowid=False,
-)
-
-# The best plans at a reachable position of a word game: ``plan_play``, the strategist's
-# move when to move here (numbered among the position's plays as ``best_play`` is; NULL
-# when final), and waiter_*, the rank of the best plan when the opponent is to move here:
-# lossiness, number of outcomes, letters over all outcomes (see ghostdb.solvers.plans).
-# The rank with the strategist to move is the waiter_* rank of the position the plan's
-# move leads to (at a final position: the same word, lost by the other role), so it is
-# not stored (revision 0009; see ghostdb.store.walks.plan_sizes).  Only reachable
-# positions have plans: a plan followed from one never leaves them.  A table of its own
-# rather than columns of ``positions``: plain Ghost reaches one position in thirty, and
-# plan columns NULL in the others' rows made its write a third slower.  The move as a
-# play number rather than the key it leads to (revision 0008): SuperDuperGhost has a plan
-# at nearly every position.
-plans = Table(
-    "plans",
-    metadata,
-    Column("solution_id", Integer, primary_key=True),
-    Column("level", SmallInteger, primary_key=True),
-    Column("fragment", KEY_TEXT, primary_key=True),
+    # The best memorisable plan at a reachable position of a word game (NULL in the other
+    # rows): ``plan_play``, the strategist's move when to move here, numbered among the
+    # plays as ``best_play`` is (NULL when final), and waiter_*, the rank of the best plan
+    # when the opponent is to move here: lossiness, number of outcomes, letters over all
+    # outcomes (see ghostdb.solvers.plans).  The rank with the strategist to move is the
+    # waiter_* rank of the position the plan's move leads to (at a final position: the
+    # same word, lost by the other role), so it is not stored (revision 0009; see
+    # ghostdb.store.walks.plan_sizes).  Only reachable positions have plans: a plan
+    # followed from one never leaves them.  Columns of the position's row rather than a
+    # table of their own (revision 0010): SuperDuperGhost has a plan at nearly every
+    # position, and a second table repeated every key (24 of Polish's 63 bytes a
+    # position); where few positions are reachable (plain Ghost) the NULLs cost a byte
+    # each.  A row has all three ranks or none.
     Column("plan_play", SmallInteger),
-    Column("waiter_lossiness", SmallInteger, nullable=False),
-    Column("waiter_outcomes", BigInteger, nullable=False),
-    Column("waiter_letters", BigInteger, nullable=False),
+    Column("waiter_lossiness", SmallInteger),
+    Column("waiter_outcomes", BigInteger),
+    Column("waiter_letters", BigInteger),
     sqlite_with_rowid=False,
 )
 
-PLAN_FIELDS = tuple(c.name for c in plans.c if c.name != "solution_id")
-"""A plan row's columns but the solution's id, in table order."""
+PLAN_FIELDS = ("plan_play", "waiter_lossiness", "waiter_outcomes", "waiter_letters")
+"""The plan columns of a position row (see ``positions``), in table order."""
 
 
 # Decisive words asked of a solution (see ghostdb.store.decisive): ``question`` is

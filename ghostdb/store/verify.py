@@ -8,10 +8,11 @@ trusting or re-running the solver that wrote it:
   without a dictionary, the hash of its rule key;
 * **structure**: the stored positions are exactly those the words (or the game's rules)
   produce, each at its level: none missing, none extra;
-* **values**: every stored outcome, game length, best move, count of winning and drawing
-  moves, safe seats (more than two players) and reachable flag agrees with the stored
-  values of the positions one move away, by the rules stated in `ghostdb.solvers`; and
-  every stored plan rank with the plan ranks one move away (`ghostdb.solvers.plans`).
+* **values**: every stored outcome, game length, best move, safe seats (more than two
+  players) and reachable flag agrees with the stored values of the positions one move
+  away, by the rules stated in `ghostdb.solvers`; and every stored plan rank with the
+  plan ranks one move away (`ghostdb.solvers.plans`).  (The counts of winning and
+  drawing moves are not stored: a lookup counts them from the plays it reads.)
 
 Local agreement everywhere is enough: final positions are checked against the rules,
 and a stored game length must fall by one along the best move, so by induction on the
@@ -50,7 +51,7 @@ from ghostdb.games.registry import game_of, parse_rules
 from ghostdb.solvers import SOLVER_VERSION, group_starts, play_numbers
 from ghostdb.store import queries as q
 from ghostdb.store.lookups import POSITION_FIELDS, checked_rules, solution_row, subject
-from ghostdb.store.schema import plans, positions
+from ghostdb.store.schema import positions
 from ghostdb.wordlists import content_sha256
 
 EXAMPLES = 5
@@ -63,8 +64,6 @@ KINDS = (
     "outcome",
     "game length",
     "best move",
-    "winning moves",
-    "drawing moves",
     "safe seats",
     "reachable",
     "label",
@@ -264,8 +263,6 @@ class _Stored:
     value: np.ndarray  # int8 value code; -1 if missing or unreadable
     length: np.ndarray  # int64; _NONE for NULL
     best: np.ndarray  # int64: the node the stored best play leads to (see `_played`)
-    winning: np.ndarray
-    drawing: np.ndarray
     reachable: np.ndarray  # bool
     safe: np.ndarray  # int64; _NONE for NULL
     labels: np.ndarray  # object
@@ -280,7 +277,7 @@ class _Stored:
         v.positions = len(rows)
         n = graph.size
         cols = list(zip(*rows, strict=True)) if rows else [()] * len(STORED_POSITION_FIELDS)
-        level, fragment, reachable, outcome, length, best, winning, drawing, safe, label = cols
+        level, fragment, reachable, outcome, length, best, safe, label = cols
         # Rows come in key order, which is the graph's node order when nothing is missing
         # or extra (and the database compares text by code point, as SQLite does).
         if list(fragment) == graph.keys and np.array_equal(level, graph.level):
@@ -313,8 +310,6 @@ class _Stored:
             value=_codes(column(outcome, -1)),
             length=column(length, _NONE),
             best=_played(graph, column(best, _NONE)),
-            winning=column(winning, 0),
-            drawing=column(drawing, 0),
             reachable=column(reachable, 0).astype(bool),
             safe=column(safe, _NONE),
             labels=column(label, None, object),
@@ -343,10 +338,8 @@ class _Stored:
             value=_codes(numbers(row[3])),
             length=numbers(row[4]),
             best=_played(graph, numbers(row[5])),
-            winning=numbers(row[6]),
-            drawing=numbers(row[7]),
             reachable=numbers(row[2]).astype(bool),
-            safe=numbers(row[8]),
+            safe=numbers(row[6]),
             labels=np.full(graph.size, None, dtype=object),
         )
 
@@ -415,21 +408,17 @@ def _moves(graph: PositionGraph, s: _Stored) -> tuple[np.ndarray, np.ndarray, np
 
 def _expected_values(graph: PositionGraph, s: _Stored) -> tuple[np.ndarray, ...]:
     """From the stored values one move on: (the positions whose moves can all be
-    checked, their value, game length, best move, winning and drawing moves)."""
+    checked, their value, game length, best move)."""
     n = graph.size
     final = graph.final != NOT_FINAL
     value = np.where(final, graph.final, -1).astype(np.int8)
     length = np.where(final, 0, _NONE).astype(np.int64)
     best = np.full(n, _NONE, dtype=np.int64)
-    winning = np.zeros(n, dtype=np.int64)
-    drawing = np.zeros(n, dtype=np.int64)
     starts, parents, checkable = _moves(graph, s)
     parent, child = graph.edge_parent, graph.edge_child
     if len(starts):
         mine = _FLIP[s.value[child]]  # each move's value for its mover
         value[parents] = np.maximum.reduceat(mine, starts)
-        winning[parents] = np.add.reduceat((mine == WIN).astype(np.int64), starts)
-        drawing[parents] = np.add.reduceat((mine == DRAW).astype(np.int64), starts)
         decided = value[parent]
         achieves = mine == decided
         clen = s.length[child]
@@ -443,12 +432,12 @@ def _expected_values(graph: PositionGraph, s: _Stored) -> tuple[np.ndarray, ...]
         keeps = achieves & ((decided == DRAW) | (clen + 1 == length[parent]))
         edge = np.minimum.reduceat(np.where(keeps, np.arange(len(child)), len(child)), starts)
         best[parents] = child[np.minimum(edge, len(child) - 1)]
-    return checkable, value, length, best, winning, drawing
+    return checkable, value, length, best
 
 
 def _check_values(v: Verdict, graph: PositionGraph, s: _Stored) -> None:
     """Two players: every stored value against the values one move on."""
-    checkable, value, length, best, winning, drawing = _expected_values(graph, s)
+    checkable, value, length, best = _expected_values(graph, s)
     final = graph.final != NOT_FINAL
     check = checkable | (s.present & final)
     names = ("loss", "draw", "tie", "win")
@@ -492,28 +481,13 @@ def _check_values(v: Verdict, graph: PositionGraph, s: _Stored) -> None:
             f"the first move keeping its value and length goes to {_node(graph, b)}"
         ),
     )
-    for kind, stored, expected in (
-        ("winning moves", s.winning, winning),
-        ("drawing moves", s.drawing, drawing),
-    ):
-        _compare(
-            v,
-            kind,
-            graph,
-            check,
-            stored,
-            expected,
-            lambda i, a, b, kind=kind: (
-                f"{_show(graph.keys[i])}: {kind} stored {a}, its moves give {b}"
-            ),
-        )
 
 
 def _expected_seats(
     graph: PositionGraph, s: _Stored, players: int, misere: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """From the stored safe seats one move on: (the positions whose moves can all be
-    checked, their safe seats, first move keeping the mover safe, and such moves)."""
+    checked, their safe seats, and the first move keeping the mover safe)."""
     n = graph.size
     everyone = (1 << players) - 1
     final = graph.final != NOT_FINAL
@@ -521,7 +495,6 @@ def _expected_seats(
     safe = np.where(final, completer if misere else everyone & ~completer, _NONE)
     mover = np.left_shift(1, graph.level.astype(np.int64) % players)
     best = np.full(n, _NONE, dtype=np.int64)
-    winning = np.zeros(n, dtype=np.int64)
     starts, parents, _ = _moves(graph, s)
     parent, child = graph.edge_parent, graph.edge_child
     checkable = s.present.copy()
@@ -534,17 +507,16 @@ def _expected_seats(
         every = np.bitwise_and.reduceat(masks, starts)
         safe[parents] = (every & ~mover[parents]) | (some & mover[parents])
         keeps = (masks & mover[parent]) != 0
-        winning[parents] = np.add.reduceat(keeps.astype(np.int64), starts)
         first_keeping = np.minimum.reduceat(
             np.where(keeps, np.arange(len(child)), len(child)), starts
         )
         best[parents] = child[np.where(first_keeping < len(child), first_keeping, starts)]
-    return checkable, safe, best, winning
+    return checkable, safe, best
 
 
 def _check_seats(v: Verdict, graph: PositionGraph, s: _Stored, players: int, misere: bool) -> None:
     """More than two players: the safe seats, and the values derived from them."""
-    checkable, safe, best, winning = _expected_seats(graph, s, players, misere)
+    checkable, safe, best = _expected_seats(graph, s, players, misere)
     mover = np.left_shift(1, graph.level.astype(np.int64) % players)
     value = np.where((s.safe >= 0) & ((s.safe & mover) != 0), WIN, LOSS).astype(np.int8)
     length = np.where(graph.final != NOT_FINAL, 0, _NONE)
@@ -595,24 +567,6 @@ def _check_seats(v: Verdict, graph: PositionGraph, s: _Stored, players: int, mis
             f"{_show(graph.keys[i])}: stored best move to {_node(graph, a)}, "
             f"the first move keeping the mover safe goes to {_node(graph, b)}"
         ),
-    )
-    _compare(
-        v,
-        "winning moves",
-        graph,
-        checkable,
-        s.winning,
-        winning,
-        lambda i, a, b: f"{_show(graph.keys[i])}: safe moves stored {a}, its moves give {b}",
-    )
-    _compare(
-        v,
-        "drawing moves",
-        graph,
-        present,
-        s.drawing,
-        np.zeros(graph.size, dtype=np.int64),
-        lambda i, a, b: f"{_show(graph.keys[i])}: stored {a} drawing moves, expected 0",
     )
 
 
@@ -741,7 +695,7 @@ def _check_plans(
 def _read_plans(
     conn: Connection, solution_id: int, graph: PositionGraph, s: _Stored, v: Verdict
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
-    """The stored plan rows aligned with the graph's nodes: which nodes have one, their
+    """The stored plans aligned with the graph's nodes: which nodes have one, their
     move numbers (`_NONE` for none), their three ranks, and the keys of rows that are no
     reachable position."""
     n = graph.size
@@ -783,7 +737,7 @@ def _read_plans(
 def _packed_plans(
     conn: Connection, solution_id: int, graph: PositionGraph, reach: np.ndarray
 ) -> tuple[int, np.ndarray, np.ndarray] | None:
-    """SQLite: the plan rows read packed, as the positions are (see `packed_positions`),
+    """SQLite: the plans read packed, as the positions are (see `packed_positions`),
     when they are exactly the positions ``reach`` in key order: (rows, move numbers,
     ranks); else None, and the rows are read one by one."""
     if conn.dialect.name != "sqlite" or not len(reach):
@@ -791,9 +745,10 @@ def _packed_plans(
     sql = (
         "SELECT group_concat(fragment, char(10)), group_concat(level), "
         f"group_concat(coalesce(plan_play, {_NONE})), group_concat(waiter_lossiness), "
-        "group_concat(waiter_outcomes), group_concat(waiter_letters), count(*) "
-        "FROM (SELECT * FROM plans WHERE solution_id = :solution_id "
-        "ORDER BY level, fragment)"
+        f"group_concat(coalesce(waiter_outcomes, {_NONE})), "
+        f"group_concat(coalesce(waiter_letters, {_NONE})), count(*) "
+        "FROM (SELECT * FROM positions WHERE solution_id = :solution_id "
+        "AND waiter_lossiness IS NOT NULL ORDER BY level, fragment)"
     )
     row = conn.execute(text(sql), {"solution_id": solution_id}).one()
     if row[-1] != len(reach) or not _joined_keys_equal(row[0], graph.keys, reach):
@@ -883,18 +838,21 @@ STORED_POSITION_FIELDS = ("level", *POSITION_FIELDS)
 STORED_PLAN_FIELDS = (
     "level",
     "fragment",
-    func.coalesce(plans.c.plan_play, _NONE),  # none when final
-    *(c.name for c in plans.c if c.name.startswith("waiter_")),
+    func.coalesce(positions.c.plan_play, _NONE),  # none when final
+    positions.c.waiter_lossiness,
+    func.coalesce(positions.c.waiter_outcomes, _NONE),  # a rank is all there or wrong
+    func.coalesce(positions.c.waiter_letters, _NONE),
 )
 
 
-def _stream(conn: Connection, table: Any, fields: Sequence[Any], solution_id: int) -> list[Any]:
-    """Every row of one solution in ``table``, read through the raw driver connection
-    (millions of rows: SQLAlchemy's per-row work would cost more than the reading)."""
+def _stream(conn: Connection, fields: Sequence[Any], solution_id: int, *where: Any) -> list[Any]:
+    """Every position row of one solution (that ``where`` holds for), read through the
+    raw driver connection (millions of rows: SQLAlchemy's per-row work would cost more
+    than the reading)."""
     stmt = (
-        select(*(table.c[f] if isinstance(f, str) else f for f in fields))
-        .where(table.c.solution_id == bindparam("solution_id", type_=Integer))
-        .order_by(table.c.level, table.c.fragment)  # the primary key's order
+        select(*(positions.c[f] if isinstance(f, str) else f for f in fields))
+        .where(positions.c.solution_id == bindparam("solution_id", type_=Integer), *where)
+        .order_by(positions.c.level, positions.c.fragment)  # the primary key's order
     )
     conn.execute(select(literal(1)))  # begin the transaction the driver then reads in
     query = q.FastQuery(stmt, conn.dialect)
@@ -903,12 +861,13 @@ def _stream(conn: Connection, table: Any, fields: Sequence[Any], solution_id: in
 
 def stored_positions(conn: Connection, solution_id: int) -> list[Any]:
     """Every position row of a solution, as tuples of `STORED_POSITION_FIELDS`."""
-    return _stream(conn, positions, STORED_POSITION_FIELDS, solution_id)
+    return _stream(conn, STORED_POSITION_FIELDS, solution_id)
 
 
 def stored_plans(conn: Connection, solution_id: int) -> list[Any]:
-    """Every plan row of a solution, as tuples of `STORED_PLAN_FIELDS`."""
-    return _stream(conn, plans, STORED_PLAN_FIELDS, solution_id)
+    """Every position of a solution that holds a plan, as tuples of
+    `STORED_PLAN_FIELDS`."""
+    return _stream(conn, STORED_PLAN_FIELDS, solution_id, positions.c.waiter_lossiness.is_not(None))
 
 
 def packed_positions(conn: Connection, solution_id: int) -> Any:
@@ -924,7 +883,6 @@ def packed_positions(conn: Connection, solution_id: int) -> Any:
         "group_concat(reachable), group_concat(outcome), "
         "group_concat(coalesce(game_length, -1)), "
         "group_concat(coalesce(best_play, -1)), "
-        "group_concat(winning_moves), group_concat(drawing_moves), "
         "group_concat(coalesce(safe_seats, -1)), count(label), count(*) "
         "FROM (SELECT * FROM positions WHERE solution_id = :solution_id "
         "ORDER BY level, fragment)"

@@ -26,7 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from ghostdb.errors import BadMove, DatabaseError, DeadFragment, MissingPlans, NotSolved
-from ghostdb.store.schema import plans
+from ghostdb.store.schema import PLAN_FIELDS, positions
 from ghostdb.strategies import Lines, Node, Strategy, endings
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def strategy(solution: Solution, player: int | None, position: str) -> Strategy:
         parity = (player - start.to_move) % 2  # 0: the strategist moves first
         with solution.engine.connect() as conn:
             sizes = plan_sizes(conn, ref.id, ref.game, start)
-        if sizes is None:  # every reachable position has its plan row: republished
+        if sizes is None:  # every reachable position has a plan: republished
             _published_again(solution, ref.id)
             continue
         try:
@@ -202,12 +202,12 @@ def plan_sizes(
     conn: Connection, solution_id: int, game: Game, start: Position
 ) -> tuple[PlanSize, PlanSize] | None:
     """The best plans' ranks at ``start`` (as looked up): (strategist to move, opponent
-    to move); None if it has no plan row (not reachable, or the solution was replaced).
+    to move); None if it has no plan (not reachable, or the solution was replaced).
 
-    A plan row keeps the opponent-to-move rank only (revision 0009): with the strategist
-    to move, the best plan is the stored move's, so its rank is the opponent-to-move rank
-    of the position that move leads to; at a final position the game is over and the
-    one outcome is the same word, lost by the other player.
+    A position keeps its plan's opponent-to-move rank only (revision 0009): with the
+    strategist to move, the best plan is the stored move's, so its rank is the
+    opponent-to-move rank of the position that move leads to; at a final position the
+    game is over and the one outcome is the same word, lost by the other player.
     """
     from ghostdb.reports import PlanSize
 
@@ -226,16 +226,13 @@ def plan_sizes(
 
 
 def _plan_row(conn: Connection, solution_id: int, game: Game, key: str) -> Any | None:
-    """(plan_play, waiter_lossiness, waiter_outcomes, waiter_letters) of one position."""
-    stmt = select(
-        plans.c.plan_play,
-        plans.c.waiter_lossiness,
-        plans.c.waiter_outcomes,
-        plans.c.waiter_letters,
-    ).where(
-        plans.c.solution_id == solution_id,
-        plans.c.level == game.level(key),
-        plans.c.fragment == key,
+    """(plan_play, waiter_lossiness, waiter_outcomes, waiter_letters) of one position;
+    None if it has no plan (or is no position)."""
+    stmt = select(*(positions.c[f] for f in PLAN_FIELDS)).where(
+        positions.c.solution_id == solution_id,
+        positions.c.level == game.level(key),
+        positions.c.fragment == key,
+        positions.c.waiter_lossiness.is_not(None),
     )
     return conn.execute(stmt).first()
 
