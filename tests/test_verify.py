@@ -214,6 +214,10 @@ other_plan_move = one_value(
 )
 no_plan_move = one_value("no_plan_move", "ghost/3", "plan", "plan_play = NULL")
 half_a_plan = one_value("half_a_plan", "ghost/3", "plan", "waiter_letters = NULL")
+no_lossiness = one_value("no_lossiness", "ghost/3", "plan", "waiter_lossiness = NULL")
+plan_in_a_game_without = one_value(
+    "plan_in_a_game_without", "ghost/4/3p", "extra plan", "waiter_outcomes = 1"
+)
 safe_seats = one_value(
     "safe_seats", "ghost/4/3p", "safe seats", "safe_seats = (safe_seats | 2) - (safe_seats & 2)"
 )
@@ -380,6 +384,8 @@ TAMPERING: list[Callable[[Path], tuple[str, str, str]]] = [
     other_plan_move,
     no_plan_move,
     half_a_plan,
+    no_lossiness,
+    plan_in_a_game_without,
     delete_plan,
     stray_plan,
     safe_seats,

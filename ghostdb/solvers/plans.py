@@ -1,12 +1,12 @@
-"""The best memorisable plans of a word game, for both roles at every position.
+"""The best memorisable plans of a word game, for both roles at every reachable position.
 
 A plan for a strategist fixes one move at each of the strategist's turns and answers
 every move of the opponent; its outcomes are the words (in the Super variants, the
 sequences of fragments) the game can end on.  Plans are ranked by lossiness (0: the
 strategist wins at every outcome, 2: loses at every one, 1: mixed), then fewest outcomes,
 then fewest letters over all outcome words, then move order.  ``plan`` is the best plan's
-move when the strategist is to move, ``waiter_*`` its rank when the opponent is to move,
-at every reachable position.
+move when the strategist is to move, ``waiter_*`` its rank when the opponent is to move
+(what `solve` gives at an unreachable position is not a plan: the caller leaves it out).
 The rank with the strategist to move is the ``waiter_*`` rank of the position ``plan``
 leads to (at a final position: the same word, lost by the other role); it is worked out
 level by level but not returned, as it is not stored.  Like the level sweep, this goes
@@ -31,7 +31,7 @@ than this share of the positions (see `solve`)."""
 class Plans:
     """Per-node best plans, indexed like the graph's keys."""
 
-    plan: np.ndarray  # int32 child node; -1 at final positions
+    plan: np.ndarray  # int32 child node; -1 at final (and some unreachable) positions
     waiter_lossiness: np.ndarray  # int8
     waiter_outcomes: np.ndarray  # int64
     waiter_letters: np.ndarray  # int64

@@ -507,8 +507,8 @@ def _tables(
 
 def _plan_columns(graph: PositionGraph, v: Values) -> list[Any]:
     """The plan columns (`PLAN_FIELDS`) of every position, NULL (masked) where it is not
-    reachable.  The whole-graph plans are let go of, and their memory handed back,
-    before the rows are written."""
+    reachable: the plans' own arrays, masked, not copies.  The plan solver's temporaries
+    are handed back to the system before the rows are made."""
     p = plan_solver.solve(graph, v)
     memory.give_back()
     unreachable = ~v.reachable

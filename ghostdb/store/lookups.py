@@ -204,6 +204,7 @@ class Lookups:
                 positions.c.solution_id == bindparam("solution_id", type_=Integer),
                 positions.c.level == bindparam("level", type_=Integer),
                 positions.c.fragment == bindparam("f"),
+                positions.c.waiter_lossiness.is_not(None),  # a plan, as walks read one
             )
             self._plan_play = q.FastQuery(stmt, self.engine.dialect)
         params = {"solution_id": ref.id, "level": ref.game.level(key), "f": key}

@@ -51,7 +51,7 @@ from ghostdb.games.registry import game_of, parse_rules
 from ghostdb.solvers import SOLVER_VERSION, group_starts, play_numbers
 from ghostdb.store import queries as q
 from ghostdb.store.lookups import POSITION_FIELDS, checked_rules, solution_row, subject
-from ghostdb.store.schema import positions
+from ghostdb.store.schema import PLAN_FIELDS, positions
 from ghostdb.wordlists import content_sha256
 
 EXAMPLES = 5
@@ -207,6 +207,13 @@ def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any)
     _check_labels(verdict, graph, stored)
     if solution.has_plans:
         _check_plans(verdict, conn, solution.id, graph, stored)
+    else:  # a solution without plans has no plan columns set anywhere
+        extra = stored_plans(conn, solution.id)
+        verdict.found(
+            "extra plan",
+            len(extra),
+            [f"{_show(r[1])} has a plan but its game keeps none" for r in extra[:EXAMPLES]],
+        )
     if words is not None:
         from ghostdb.store.decisive import check_answers
 
@@ -744,11 +751,12 @@ def _packed_plans(
         return None
     sql = (
         "SELECT group_concat(fragment, char(10)), group_concat(level), "
-        f"group_concat(coalesce(plan_play, {_NONE})), group_concat(waiter_lossiness), "
+        f"group_concat(coalesce(plan_play, {_NONE})), "
+        f"group_concat(coalesce(waiter_lossiness, {_NONE})), "
         f"group_concat(coalesce(waiter_outcomes, {_NONE})), "
         f"group_concat(coalesce(waiter_letters, {_NONE})), count(*) "
         "FROM (SELECT * FROM positions WHERE solution_id = :solution_id "
-        "AND waiter_lossiness IS NOT NULL ORDER BY level, fragment)"
+        f"AND {_ANY_PLAN} ORDER BY level, fragment)"
     )
     row = conn.execute(text(sql), {"solution_id": solution_id}).one()
     if row[-1] != len(reach) or not _joined_keys_equal(row[0], graph.keys, reach):
@@ -839,10 +847,10 @@ STORED_PLAN_FIELDS = (
     "level",
     "fragment",
     func.coalesce(positions.c.plan_play, _NONE),  # none when final
-    positions.c.waiter_lossiness,
-    func.coalesce(positions.c.waiter_outcomes, _NONE),  # a rank is all there or wrong
-    func.coalesce(positions.c.waiter_letters, _NONE),
+    *(func.coalesce(positions.c[f], _NONE) for f in PLAN_FIELDS[1:]),  # all there, or wrong
 )
+_ANY_PLAN = "(" + " OR ".join(f"{f} IS NOT NULL" for f in PLAN_FIELDS) + ")"
+"""A position holds a plan when any of its plan columns is set (a partial one is wrong)."""
 
 
 def _stream(conn: Connection, fields: Sequence[Any], solution_id: int, *where: Any) -> list[Any]:
@@ -867,7 +875,7 @@ def stored_positions(conn: Connection, solution_id: int) -> list[Any]:
 def stored_plans(conn: Connection, solution_id: int) -> list[Any]:
     """Every position of a solution that holds a plan, as tuples of
     `STORED_PLAN_FIELDS`."""
-    return _stream(conn, STORED_PLAN_FIELDS, solution_id, positions.c.waiter_lossiness.is_not(None))
+    return _stream(conn, STORED_PLAN_FIELDS, solution_id, text(_ANY_PLAN))
 
 
 def packed_positions(conn: Connection, solution_id: int) -> Any:

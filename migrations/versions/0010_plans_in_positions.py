@@ -171,7 +171,7 @@ def _counts(game: Any, words: list[str] | None, rows: list[Any]) -> list[tuple[i
         )
     counts = [[0, 0] for _ in rows]
     for parent, child in edges:
-        if rows[parent][5] == 0:  # final: no plays (game_length 0)
+        if rows[parent][5] == 0 or child == parent:  # final (no plays), or no play
             continue
         outcome, seats = rows[child][4], rows[child][7]
         if seats is not None:
