@@ -412,17 +412,22 @@ def test_quit_names_the_position(game: type[Game], db: Path, solved: Store) -> N
     [(game, 2) for game in GAMES] + [(game, 3) for game in GAMES if game.word_game],
     ids=lambda x: x if isinstance(x, int) else x.name,
 )
-def test_counted_moves_are_the_solvers(
+def test_counted_moves_are_the_graphs(
     game: type[Game], players: int, db: Path, solved: Store, tmp_path: Path
 ) -> None:
     """The winning and drawing moves a lookup counts from the plays it reads (they are
-    not stored) are the ones the solver counts over the game's graph, at every position
-    (a sample of Connect Four's); for more than two players, the moves that keep the
-    mover safe (solved in a copy of the module's database)."""
+    not stored) are those of the game's graph, counted here over its edges from the
+    solver's values, at every position (a sample of Connect Four's): the moves to a
+    position lost, or drawn, for its mover; for more than two players, the moves that
+    keep the mover safe (solved in a copy of the module's database).  A move back to the
+    same position is no play."""
     import random as rnd
     import shutil
 
+    import numpy as np
+
     from ghostdb import solvers
+    from ghostdb.games.base import DRAW, LOSS
     from ghostdb.solvers import safety
 
     name = name_of(game)
@@ -437,11 +442,18 @@ def test_counted_moves_are_the_solvers(
         solution = store.solution(name, rules)
         words = store.words(name, rules.min_length) if game.word_game else None
         graph = solution.game.build(words)
+        parent, child = graph.edge_parent, graph.edge_child
+        play = child != parent
         if players > 2:
-            values, _ = safety.values(graph, players, rules.misere)
+            _, safe = safety.values(graph, players, rules.misere)
+            mover = 1 << (graph.level[parent] % players)
+            winning, drawing = play & ((safe[child] & mover) != 0), np.zeros_like(play)
         else:
-            values = solvers.solve(graph)
+            value = solvers.solve(graph).value
+            winning, drawing = play & (value[child] == LOSS), play & (value[child] == DRAW)
+        wins = np.bincount(parent, weights=winning, minlength=graph.size).astype(int)
+        draws = np.bincount(parent, weights=drawing, minlength=graph.size).astype(int)
         for i in rnd.Random(0).sample(range(graph.size), min(graph.size, 3000)):
             position = solution.lookup(graph.keys[i])
-            expected = (int(values.winning_moves[i]), int(values.drawing_moves[i]))
+            expected = (wins[i], draws[i])
             assert (position.winning_moves, position.drawing_moves) == expected, graph.keys[i]

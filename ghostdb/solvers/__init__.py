@@ -48,13 +48,12 @@ _LENGTH_BITS = 24
 
 @dataclass
 class Values:
-    """Per-node results, indexed like the graph's keys."""
+    """Per-node results, indexed like the graph's keys.  How many moves win or draw is not
+    among them: a lookup counts that from the plays it reads (revision 0010)."""
 
     value: np.ndarray  # int8 value code for the player to move
     length: np.ndarray  # int32 game length; NO_LENGTH for a draw
     best: np.ndarray  # int32 child node of the best move; -1 at final positions
-    winning_moves: np.ndarray  # int32: moves to a position lost for its mover
-    drawing_moves: np.ndarray  # int32: moves to a drawn position
     reachable: np.ndarray  # bool: can arise in a game from the start
 
 
@@ -74,8 +73,6 @@ def reduce_moves(
     value: np.ndarray,
     length: np.ndarray,
     best: np.ndarray,
-    winning: np.ndarray,
-    drawing: np.ndarray,
 ) -> None:
     """Decide the parents of edges (sorted by parent) from their children's values, in place.
 
@@ -99,8 +96,6 @@ def reduce_moves(
     decided = mine[chosen].astype(np.int8)
     value[parents] = decided
     length[parents] = np.where(decided == DRAW, NO_LENGTH, length[child[chosen]] + 1)
-    winning[parents] = np.add.reduceat((mine == WIN).astype(np.int32), starts)
-    drawing[parents] = np.add.reduceat((mine == DRAW).astype(np.int32), starts)
 
 
 def play_numbers(graph: PositionGraph) -> np.ndarray:
@@ -142,8 +137,6 @@ def empty_values(graph: PositionGraph) -> Values:
         value=value,
         length=np.zeros(n, dtype=np.int32),
         best=np.full(n, -1, dtype=np.int32),
-        winning_moves=np.zeros(n, dtype=np.int32),
-        drawing_moves=np.zeros(n, dtype=np.int32),
         reachable=reachable(graph),
     )
 

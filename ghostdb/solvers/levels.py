@@ -42,8 +42,6 @@ def solve(graph: PositionGraph, progress: Callable[[int], None] | None = None) -
                 values.value,
                 values.length,
                 values.best,
-                values.winning_moves,
-                values.drawing_moves,
             )
         if progress:
             progress(int(sizes[d]))

@@ -99,8 +99,6 @@ def solve(graph: PositionGraph, progress: Callable[[int], None] | None = None) -
         value,
         length,
         values.best,
-        values.winning_moves,
-        values.drawing_moves,
     )
     if not (np.array_equal(found_value, value) and np.array_equal(found_length, length)):
         raise AssertionError("retrograde values disagree with their children's")

@@ -42,25 +42,21 @@ def solve(graph: PositionGraph, players: int, misere: bool = False) -> np.ndarra
     return safe
 
 
-def best_moves(
-    graph: PositionGraph, safe: np.ndarray, players: int
-) -> tuple[np.ndarray, np.ndarray]:
+def best_moves(graph: PositionGraph, safe: np.ndarray, players: int) -> np.ndarray:
     """For each node: the first move (in move order) that keeps its mover safe, or the
-    first move when none does (-1 at finals), and how many moves keep the mover safe."""
-    n = graph.size
-    best = np.full(n, -1, dtype=np.int32)
-    count = np.zeros(n, dtype=np.int32)
+    first move when none does (-1 at finals).  How many keep the mover safe is counted at
+    lookup, from the plays read (`ghostdb.store.lookups`)."""
+    best = np.full(graph.size, -1, dtype=np.int32)
     parent, child = graph.edge_parent, graph.edge_child
     if len(parent) == 0:
-        return best, count
+        return best
     starts = group_starts(parent)
     mover_bit = (1 << (graph.level[parent] % players)).astype(np.int16)
     keeps = (safe[child] & mover_bit) != 0
-    count[parent[starts]] = np.add.reduceat(keeps.astype(np.int32), starts)
     # The first keeping move of each run: rank keeping moves before the others, stable.
     order = np.lexsort((np.arange(len(parent)), ~keeps, parent))
     best[parent[starts]] = child[order[starts]]
-    return best, count
+    return best
 
 
 def values(graph: PositionGraph, players: int, misere: bool = False) -> tuple[Values, np.ndarray]:
@@ -71,14 +67,11 @@ def values(graph: PositionGraph, players: int, misere: bool = False) -> tuple[Va
     safe = solve(graph, players, misere)
     mover = (1 << (graph.level % players)).astype(np.int16)
     final = graph.final != NOT_FINAL
-    best, count = best_moves(graph, safe, players)
     return (
         Values(
             value=np.where((safe & mover) != 0, WIN, LOSS).astype(np.int8),
             length=np.where(final, 0, NO_LENGTH).astype(np.int32),
-            best=best,
-            winning_moves=count,
-            drawing_moves=np.zeros(graph.size, dtype=np.int32),
+            best=best_moves(graph, safe, players),
             reachable=reachable(graph),
         ),
         safe,
