@@ -97,7 +97,7 @@ def test_a_dictionary_replaced_while_solving_publishes_nothing(
     store.ingest(write_list(tmp_path, FIVE))
     if late:
         _late(monkeypatch)
-    tables = jobs._tables
+    rows = jobs._rows
 
     def replace_meanwhile(*args: Any) -> Any:
         # Reading and solving take no lock: another process may replace the words.
@@ -105,9 +105,9 @@ def test_a_dictionary_replaced_while_solving_publishes_nothing(
         folder.mkdir()
         other = write_list(folder, "zebra yak", name="small")
         store.ingest(other, replace=True)
-        return tables(*args)
+        return rows(*args)
 
-    monkeypatch.setattr(jobs, "_tables", replace_meanwhile)
+    monkeypatch.setattr(jobs, "_rows", replace_meanwhile)
     with pytest.raises(NotSolved, match=r"replaced .* while it was being solved"):
         jobs.run_solve(store.engine, "small", Rules())
     assert [s for s in store.solutions("small") if s.status == "complete"] == []

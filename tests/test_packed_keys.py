@@ -160,9 +160,9 @@ def test_chunks_make_each_chunks_values(monkeypatch: pytest.MonkeyPatch) -> None
     lengths = np.ma.masked_array(np.arange(n) - 5, mask=np.arange(n) < 5)
     names = ["loss", "draw", "tie", "win"] * (n // 4 + 1)
     columns = [graph.level, graph.keys, [None, *keys[:-1]], lengths, "x", None, names[:n]]
-    table = ("positions", ("a", "b", "c", "d", "e", "f", "g"), columns, n)
+    table = (("a", "b", "c", "d", "e", "f", "g"), columns, n)
     rows = []
-    for _, names_out, chunk in _chunks(*table, 9):
+    for names_out, chunk in _chunks(*table, 9):
         assert names_out[0] == "solution_id"
         assert chunk.columns[0] == 9
         assert isinstance(chunk.columns[1], np.ndarray)  # bound by Columns
@@ -188,21 +188,21 @@ def test_chunks_are_made_ahead_in_a_worker_in_order(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(jobs, "CHUNK_ROWS", 1000)
     graph = GhostGame(Rules(Variant.SUPER, 3)).build(random_words(4, "abcdefgh", 3000))
-    table = ("positions", ("a", "b"), [graph.level, graph.keys], graph.size)
-    plain = [chunk for _, _, chunk in _chunks(*table, 9)]
+    table = (("a", "b"), [graph.level, graph.keys], graph.size)
+    plain = [chunk for _, chunk in _chunks(*table, 9)]
     makers: set[str] = set()
 
-    def watched() -> Iterator[tuple[Any, tuple[str, ...], Any]]:
+    def watched() -> Iterator[tuple[tuple[str, ...], Any]]:
         for item in _chunks(*table, 9):
             makers.add(threading.current_thread().name)
             yield item
 
-    ahead = [chunk for _, _, chunk in _ahead(watched())]
+    ahead = [chunk for _, chunk in _ahead(watched())]
     assert [list(c.rows()) for c in ahead] == [list(c.rows()) for c in plain]
     assert all(c._bound is not None for c in ahead)
     assert makers and all(name.startswith("ghostdb-write") for name in makers)
 
-    def failing() -> Iterator[tuple[Any, tuple[str, ...], Any]]:
+    def failing() -> Iterator[tuple[tuple[str, ...], Any]]:
         yield from _chunks(*table, 9)
         raise OSError("no space left")
 
@@ -224,7 +224,7 @@ def test_a_failed_write_lets_its_worker_go_at_once(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(jobs, "CHUNK_ROWS", 1000)
     graph = GhostGame(Rules(Variant.SUPER, 3)).build(random_words(4, "abcdefgh", 3000))
-    table = ("positions", ("a", "b"), [graph.level, graph.keys], graph.size)
+    table = (("a", "b"), [graph.level, graph.keys], graph.size)
 
     def full_disk(*_args: Any, **_kwargs: Any) -> None:
         raise OSError("no space left")
@@ -235,7 +235,7 @@ def test_a_failed_write_lets_its_worker_go_at_once(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(queries, "bulk_insert", full_disk)
     try:
-        jobs._write(Conn(), [table], 9, graph.size, None)
+        jobs._write(Conn(), table[:2], graph.size, 9, None)
     except OSError:
         alive = [t.name for t in threading.enumerate() if t.name.startswith("ghostdb-write")]
         assert alive == []

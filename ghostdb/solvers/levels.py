@@ -14,14 +14,18 @@ from ghostdb.games.base import NOT_FINAL, PositionGraph
 from ghostdb.solvers import Values, empty_values, reduce_moves
 
 
+def edge_level_bounds(level: np.ndarray, edge_parent: np.ndarray) -> np.ndarray:
+    """Where each parent level's edges start, and (last) where they end: edges are sorted
+    by parent, and nodes by level, so one level's edges are contiguous.  Level ``d``'s
+    edges are ``bounds[d]:bounds[d + 1]``."""
+    top = int(level.max()) if len(level) else 0
+    return np.searchsorted(level[edge_parent], np.arange(top + 2))
+
+
 def level_bounds(graph: PositionGraph) -> tuple[np.ndarray, np.ndarray]:
-    """Edge index bounds of each parent level (edges are sorted by parent, and nodes by
-    level, so one level's edges are contiguous), and the number of nodes per level."""
-    top = int(graph.level.max()) if graph.size else 0
-    edge_level = graph.level[graph.edge_parent]
-    bounds = np.searchsorted(edge_level, np.arange(top + 2))
-    sizes = np.bincount(graph.level, minlength=top + 1)
-    return bounds, sizes
+    """`edge_level_bounds` of a graph, and the number of its nodes at each level."""
+    bounds = edge_level_bounds(graph.level, graph.edge_parent)
+    return bounds, np.bincount(graph.level, minlength=len(bounds) - 1)
 
 
 def solve(graph: PositionGraph, progress: Callable[[int], None] | None = None) -> Values:

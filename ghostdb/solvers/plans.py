@@ -21,6 +21,7 @@ import numpy as np
 
 from ghostdb.games.base import NOT_FINAL, WIN, PositionGraph
 from ghostdb.solvers import Values, group_of, group_starts
+from ghostdb.solvers.levels import edge_level_bounds
 
 SPARSE = 0.5
 """Plans are worked out on the reachable positions alone, renumbered, when they are fewer
@@ -113,9 +114,8 @@ def _sweep(
         p.waiter_outcomes.copy(),
         p.waiter_letters.copy(),
     )
-    top = int(level.max()) if n else 0
-    bounds = np.searchsorted(level[parent], np.arange(top + 2))  # each parent level's edges
-    for d in range(top, -1, -1):
+    bounds = edge_level_bounds(level, parent)
+    for d in range(len(bounds) - 2, -1, -1):
         lo, hi = bounds[d], bounds[d + 1]
         if hi > lo:
             _level(parent[lo:hi], child[lo:hi], rank[lo:hi], p, mover)

@@ -123,7 +123,7 @@ class _Solved:
     """A job's computed results, ready to write."""
 
     graph: PositionGraph
-    tables: list[Table]
+    rows: Rows
     reachable_count: int
     has_plans: bool
 
@@ -248,7 +248,7 @@ def _compute(game: Game, subject: _Subject, progress: ProgressFn | None) -> _Sol
     # is written (`_chunks`).
     return _Solved(
         graph,
-        _tables(graph, values, game.keeps_plans, safe),
+        _rows(graph, values, game.keeps_plans, safe),
         int(values.reachable.sum()),
         game.keeps_plans,
     )
@@ -266,13 +266,11 @@ def _publish(
     started: float,
 ) -> int:
     """Write the rows and publish the job in one transaction; return the job's id."""
-    tables = solved.tables
-    total = sum(n for _, _, _, n in tables)
     with writing(engine) as conn:
         _check_current(conn, name, subject.dictionary_id, subject.words_sha, job_id)
         if job_id is None:
             job_id = q.insert_job(conn, **job)
-        _write(conn, tables, job_id, total, progress)
+        _write(conn, solved.rows, solved.graph.size, job_id, progress)
         if progress:
             progress("publish", 0, 1)
         serialise(conn, solutions)  # publishers take turns
@@ -366,36 +364,31 @@ def _solution_info(row: Any, interrupted: bool) -> SolutionInfo:
     )
 
 
-def _write(
-    conn: Any, tables: list[Table], job_id: int, total: int, progress: ProgressFn | None
-) -> None:
-    """Every table's rows, a chunk at a time."""
+def _write(conn: Any, rows: Rows, n: int, job_id: int, progress: ProgressFn | None) -> None:
+    """The ``n`` position rows, a chunk at a time."""
     written = 0
-    for table, names, columns, n in tables:
-        chunks = _chunks(table, names, columns, n, job_id)
-        if conn.dialect.name == "sqlite":
-            chunks = _ahead(chunks)
-        # Closed however the loop ends, so that a failed or interrupted write lets its
-        # worker go at once rather than whenever the generator is collected.
-        with closing(chunks):
-            for table_, columns, chunk in chunks:
-                q.bulk_insert(conn, table_, columns, chunk)
-                written += len(chunk)
-                if progress:
-                    progress("write", written, total)
+    chunks = _chunks(*rows, n, job_id)
+    if conn.dialect.name == "sqlite":
+        chunks = _ahead(chunks)
+    # Closed however the loop ends, so that a failed or interrupted write lets its worker
+    # go at once rather than whenever the generator is collected.
+    with closing(chunks):
+        for names, chunk in chunks:
+            q.bulk_insert(conn, positions, names, chunk)
+            written += len(chunk)
+            if progress:
+                progress("write", written, n)
 
 
-def _ahead(
-    chunks: Generator[tuple[Any, tuple[str, ...], q.Columns], None, None],
-) -> Generator[tuple[Any, tuple[str, ...], q.Columns], None, None]:
+def _ahead(chunks: Generator[Chunk, None, None]) -> Generator[Chunk, None, None]:
     """``chunks``, each made and bound (`q.Columns.prepared`) in a worker thread while
     the caller writes the one before.  SQLite works without the GIL, and making a chunk's
     values in Python is a fifth of a write: the two overlap on a second core."""
 
-    def make() -> tuple[Any, tuple[str, ...], q.Columns] | None:
+    def make() -> Chunk | None:
         found = next(chunks, None)
         if found is not None:
-            found[2].prepared()
+            found[1].prepared()
         return found
 
     from concurrent.futures import ThreadPoolExecutor
@@ -463,17 +456,19 @@ def _fail_on_sigterm() -> Callable[[], None]:
     return lambda: signal.signal(signal.SIGTERM, previous)
 
 
-Table = tuple[Any, tuple[str, ...], list[Any], int]
-"""A table's rows to write: (table, column names, columns, row count); see `_part` for
-what a column may be."""
+Rows = tuple[tuple[str, ...], list[Any]]
+"""The position rows to write: (column names, columns); see `_part` for what a column may
+be."""
+Chunk = tuple[tuple[str, ...], "q.Columns"]
+"""Some of those rows as written: (column names, the solution's id first, their values)."""
 
 
-def _tables(
+def _rows(
     graph: PositionGraph,
     v: Values,
     keeps_plans: bool,
     safe: np.ndarray | None = None,
-) -> list[Table]:
+) -> Rows:
     """The position rows in key order, column by column (the solution's id, not known
     yet, is added by `_chunks`), with their plans where the game keeps plans.
 
@@ -502,7 +497,7 @@ def _tables(
     if keeps_plans:
         written += PLAN_FIELDS
         columns += _plan_columns(graph, v)
-    return [(positions, written, columns, graph.size)]
+    return written, columns
 
 
 def _plan_columns(graph: PositionGraph, v: Values) -> list[Any]:
@@ -546,11 +541,11 @@ def _part(column: Any, lo: int, hi: int) -> Any:
 
 
 def _chunks(
-    table: Any, names: tuple[str, ...], columns: list[Any], n: int, job_id: int
-) -> Generator[tuple[Any, tuple[str, ...], q.Columns], None, None]:
-    """One table's rows in chunks, for progress and memory, with the solution's id: each
+    names: tuple[str, ...], columns: list[Any], n: int, job_id: int
+) -> Generator[Chunk, None, None]:
+    """The ``n`` rows in chunks, for progress and memory, with the solution's id: each
     chunk's Python values are made here, as it is written."""
     for lo in range(0, n, CHUNK_ROWS):
         hi = min(lo + CHUNK_ROWS, n)
         part = [job_id, *(_part(c, lo, hi) for c in columns)]
-        yield table, ("solution_id", *names), q.Columns(hi - lo, part)
+        yield ("solution_id", *names), q.Columns(hi - lo, part)
