@@ -198,3 +198,31 @@ def test_a_cgroup_limit_is_read_from_the_process_own_cgroup(
     assert memory._cgroup_room() == 4_000_000_000 - (3_000_000_000 - 1_500_000_000)
     files["/sys/fs/cgroup/system.slice/ghostdb.service/memory.max"] = "max\n"
     assert memory._cgroup_room() is None  # no limit anywhere
+
+
+def test_give_back_returns_freed_heap_memory_to_the_system() -> None:
+    """What a solve frees in the middle of the heap stays the process's until
+    `memory.give_back`: blocks below glibc's mmap threshold, freed under one still held
+    at the top, are not returned by ``free``.  Run in a fresh process, so that nothing
+    else this test session holds decides the heap's shape."""
+    if memory._malloc_trim() is None:
+        pytest.skip("the C library is not glibc: there is no malloc_trim to give memory back")
+    code = """
+import numpy as np
+from ghostdb.store import memory
+
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4096
+
+memory.give_back()
+blocks = [np.ones(4000) for _ in range(20_000)]  # 32 kB each, 640 MB, from the heap
+top = np.ones(4000)  # held: the heap cannot shrink from its end
+del blocks
+before = rss()
+memory.give_back()
+print(before - rss())
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stdout) > 400_000_000  # most of the 640 MB freed was given back
