@@ -33,7 +33,7 @@ from ghostdb.games.base import VALUE_NAMES, Game, RuleSet
 from ghostdb.games.registry import played_as
 from ghostdb.store import queries as q
 from ghostdb.store.dictionaries import dictionary_row
-from ghostdb.store.schema import positions, solutions
+from ghostdb.store.schema import HAS_PLAN, positions, solutions
 from ghostdb.values import Outcome, Play, Position
 
 LOOKUP_CACHE_KIB = 16 * 1024
@@ -204,7 +204,7 @@ class Lookups:
                 positions.c.solution_id == bindparam("solution_id", type_=Integer),
                 positions.c.level == bindparam("level", type_=Integer),
                 positions.c.fragment == bindparam("f"),
-                positions.c.waiter_lossiness.is_not(None),  # a plan, as walks read one
+                HAS_PLAN,
             )
             self._plan_play = q.FastQuery(stmt, self.engine.dialect)
         params = {"solution_id": ref.id, "level": ref.game.level(key), "f": key}

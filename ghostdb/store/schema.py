@@ -167,6 +167,10 @@ positions = Table(
 PLAN_FIELDS = ("plan_play", "waiter_lossiness", "waiter_outcomes", "waiter_letters")
 """The plan columns of a position row (see ``positions``), in table order."""
 
+HAS_PLAN = positions.c.waiter_lossiness.is_not(None)
+"""A position row that holds a plan, as lookups and walks read one (a plan has all three
+ranks; `ghostdb.store.verify` looks at every plan column, to find one half written)."""
+
 
 # Decisive words asked of a solution (see ghostdb.store.decisive): ``question`` is
 # ``edits`` (the words that decide the game at ``position``, additions drawn from the

@@ -26,7 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from ghostdb.errors import BadMove, DatabaseError, DeadFragment, MissingPlans, NotSolved
-from ghostdb.store.schema import PLAN_FIELDS, positions
+from ghostdb.store.schema import HAS_PLAN, PLAN_FIELDS, positions
 from ghostdb.strategies import Lines, Node, Strategy, endings
 
 if TYPE_CHECKING:
@@ -232,7 +232,7 @@ def _plan_row(conn: Connection, solution_id: int, game: Game, key: str) -> Any |
         positions.c.solution_id == solution_id,
         positions.c.level == game.level(key),
         positions.c.fragment == key,
-        positions.c.waiter_lossiness.is_not(None),
+        HAS_PLAN,
     )
     return conn.execute(stmt).first()
 
