@@ -220,6 +220,8 @@ class ReportRow:
     """Player 1's best plan from the start (word games)."""
     safe_seats: tuple[int, ...] | None = None
     """More than two players: the seats safe at the start."""
+    levels: tuple[tuple[Any, ...], ...] = ()
+    """Positions by level and outcome: (level, outcome, positions, of them reachable)."""
 
     def as_dict(self) -> dict[str, Any]:
         def plan(s: Strategy | None) -> dict[str, Any] | None:
@@ -240,6 +242,11 @@ class ReportRow:
             "positions_by_outcome": dict(self.outcomes),
             "fragments": self.fragment_count,
         }
+        if self.levels:
+            data["positions_by_level"] = [
+                {"level": level, "outcome": outcome, "positions": n, "reachable": r}
+                for level, outcome, n, r in self.levels
+            ]
         if self.safe_seats is not None:
             data["safe_seats"] = list(self.safe_seats)
         if self.first is not None:

@@ -288,7 +288,7 @@ ROWS: list[tuple[Callable[[Setup], str], list[str], str]] = [
     (_corrupt("positions"), ["openings", "five"], NOT_A_DATABASE),
     (_corrupt("positions"), ["strategy", "five"], NOT_A_DATABASE),
     (_corrupt("positions"), ["line", "five"], NOT_A_DATABASE),
-    (_corrupt("positions"), ["report", "five"], NOT_A_DATABASE),
+    (_corrupt("kept_answers"), ["report", "five"], NOT_A_DATABASE),  # read from kept answers
     (_corrupt("positions"), ["selfplay", "five", "--games", "3"], NOT_A_DATABASE),
     (_corrupt("positions"), ["play", "five", "--moves", "t"], NOT_A_DATABASE),
     (_corrupt("words"), SOLVE, NOT_A_DATABASE),

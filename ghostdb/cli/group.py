@@ -25,6 +25,7 @@ from ghostdb.store.faults import describe
 # The database the running command opened, to name it in error messages.
 _opened: ContextVar[str | None] = ContextVar("ghostdb_opened", default=None)
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 class LazyTyper(typer.Typer):
@@ -239,6 +240,21 @@ def store_for(db: str | None, *, create: bool = False, write: bool = False) -> I
         if os.environ.get("GHOSTDB_DEBUG") and not isinstance(exc, GhostdbError):
             raise
         fail(describe(exc, url))
+
+
+def kept_answer(db: str | None, ask: Callable[[Store], T]) -> T:
+    """``ask(store)``, for a question whose answer the store keeps (`ghostdb.store.kept`,
+    decisive words): read from the store opened read-only, as every read is; when the
+    answer is not kept yet, worked out once with the store opened for writing, and kept."""
+    from ghostdb.errors import NotWorkedOut
+
+    with store_for(db) as store:
+        try:
+            return ask(store)
+        except NotWorkedOut:
+            pass
+    with store_for(db, write=True) as store:
+        return ask(store)
 
 
 def emit(text: str) -> None:

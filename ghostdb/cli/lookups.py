@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from ghostdb.cli.group import app, emit, fail, store_for
+from ghostdb.cli.group import app, emit, fail, kept_answer, store_for
 from ghostdb.cli.options import DbOption, Json, Name, RuleOptions, rules_of, with_rule_options
 
 
@@ -57,12 +57,11 @@ def openings(
     from ghostdb.text.common import to_json
 
     chosen = rules_of(name, rule_options)
-    with store_for(db) as store:
-        solution = store.solution(name, chosen)
-        if words:
-            items = solution.opening_plans()
-        else:
-            pos = solution.openings()
+    if words:
+        items = kept_answer(db, lambda store: store.solution(name, chosen).opening_plans())
+    else:
+        with store_for(db) as store:
+            pos = store.solution(name, chosen).openings()
     if not words:
         emit(to_json(pos.as_dict()) if json else positions.openings(pos, chosen))
     elif json:
@@ -111,8 +110,7 @@ def strategy(
             fail(f"--json and --format {fmt.value} are two formats: give one")
         fmt = PlanFormat.json
     chosen = rules_of(name, rule_options)
-    with store_for(db) as store:
-        plan = store.solution(name, chosen).strategy(player, start)
+    plan = kept_answer(db, lambda store: store.solution(name, chosen).strategy(player, start))
     if fmt is PlanFormat.words:
         emit(plans.strategy_words(plan))
     elif fmt is PlanFormat.tree:
@@ -171,17 +169,9 @@ def decisive(
     """Which words decide the game: each word whose deletion alone (or, with --pool, whose
     addition alone) changes the outcome at the position, and the fewest edits that do;
     worked out on the first request and kept in the database."""
-    from ghostdb.errors import NotWorkedOut
     from ghostdb.text.common import to_json
     from ghostdb.text.reports import decisive_words
 
     chosen = rules_of(name, rule_options)
-    with store_for(db) as store:  # a kept answer needs no write access
-        try:
-            found = store.solution(name, chosen).decisive(position, pool, compute=False)
-        except NotWorkedOut:
-            found = None
-    if found is None:
-        with store_for(db, write=True) as store:
-            found = store.solution(name, chosen).decisive(position, pool)
+    found = kept_answer(db, lambda store: store.solution(name, chosen).decisive(position, pool))
     emit(to_json(found.as_dict()) if json else decisive_words(found, chosen))

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from ghostdb.cli.group import app, emit, fail, store_for
+from ghostdb.cli.group import app, emit, fail, kept_answer
 from ghostdb.cli.options import (
     Csv,
     DbOption,
@@ -51,19 +51,10 @@ def compare(
     right = rules_of(b or a, {**rule_options, **theirs})
     if why and (b is None or theirs):
         fail("--why compares two dictionaries under one rule set: give B, and no --vs-… option")
-    from contextlib import suppress
-
-    from ghostdb.errors import NotWorkedOut
-
+    found = kept_answer(db, lambda store: store.compare(a, b, left, right, examples=examples))
     reasons = None
-    with store_for(db) as store:
-        found = store.compare(a, b, left, right, examples=examples)
-        if why and b is not None:
-            with suppress(NotWorkedOut):  # not worked out yet: below, opened for writing
-                reasons = store.why(a, b, left, compute=False)
-    if why and b is not None and reasons is None:
-        with store_for(db, write=True) as store:  # kept, once worked out
-            reasons = store.why(a, b, left)
+    if why and b is not None:
+        reasons = kept_answer(db, lambda store: store.why(a, b, left))
     if json:
         data = found.as_dict()
         if reasons is not None:
@@ -84,8 +75,7 @@ def report(
     """One row per solved rule set: who wins, positions by outcome, (Ghost) both plans."""
     from ghostdb.text import reports
 
-    with store_for(db) as store:
-        rows = store.report(name)
+    rows = kept_answer(db, lambda store: store.report(name))
     items = [r.as_dict() for r in rows]
     whole = {"dictionary": name, "solutions": items}
     emit_rows(items, lambda: reports.report(rows, name), json=json, csv=csv, nl=nl, whole=whole)
@@ -108,7 +98,6 @@ def survey(
     if markdown and (json or csv or nl):
         other = "--json" if json else "--csv" if csv else "--nl"
         fail(f"--markdown and {other} are two formats: give one")
-    with store_for(db) as store:
-        rows = store.survey()
+    rows = kept_answer(db, lambda store: store.survey())
     items = [r.as_dict() for r in rows]
     emit_rows(items, lambda: reports.survey(rows, markdown=markdown), json=json, csv=csv, nl=nl)

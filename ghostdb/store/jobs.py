@@ -25,7 +25,7 @@ import numpy as np
 from sqlalchemy.engine import Engine
 
 from ghostdb.errors import Interrupted, NotSolved, SolveFailed, UnknownDictionary
-from ghostdb.games.base import Game, PositionGraph, RuleSet, SortedWords
+from ghostdb.games.base import VALUE_NAMES, Game, PositionGraph, RuleSet, SortedWords
 from ghostdb.games.registry import check_rules, game_of, parse_rules, played_as
 from ghostdb.reports import SolutionInfo
 from ghostdb.solvers import SOLVER_VERSION, Values, best_plays, safety, solve
@@ -37,7 +37,8 @@ from ghostdb.store.dictionaries import dictionary_row
 from ghostdb.store.schema import PLAN_FIELDS, positions, solutions
 
 # (stage, units done so far, total units) for progress bars.  Stages, in order: "build",
-# "solve", "write" (the position rows, with their plans), "publish".
+# "solve", "write" (the position rows, with their plans), "publish", "keep" (the
+# whole-solution answers, see ghostdb.store.kept).
 ProgressFn = Callable[[str, int, int], None]
 
 CHUNK_ROWS = 50_000
@@ -126,6 +127,8 @@ class _Solved:
     rows: Rows
     reachable_count: int
     has_plans: bool
+    census: list[list[Any]]
+    """Positions by level and outcome (`ghostdb.store.reports.Census`), kept at publish."""
 
 
 def run_solve(
@@ -146,6 +149,7 @@ def run_solve(
     subject = _read_subject(engine, name, rules, force)
     existing = subject.existing
     if existing is not None and not force:
+        _keep_missing(engine, name, rules, existing.id, progress)  # resumes a keep cut short
         return SolveResult(
             existing.id,
             True,
@@ -184,6 +188,9 @@ def run_solve(
         raise
     finally:
         restore()
+    # Published: an interrupted keep loses nothing (`solve` again keeps what is missing,
+    # and a request works out what is not kept).
+    _keep(engine, name, rules, solved.census, progress)
     seconds = time.perf_counter() - started
     return SolveResult(
         job_id, False, solved.graph.size, solved.reachable_count, subject.word_count, seconds
@@ -251,7 +258,60 @@ def _compute(game: Game, subject: _Subject, progress: ProgressFn | None) -> _Sol
         _rows(graph, values, game.keeps_plans, safe),
         int(values.reachable.sum()),
         game.keeps_plans,
+        census(graph.level, values.value, values.reachable),
     )
+
+
+def census(level: np.ndarray, value: np.ndarray, reachable: np.ndarray) -> list[list[Any]]:
+    """Positions by level and outcome code, and of them reachable, as
+    `ghostdb.store.reports.census_of` counts them from the rows (in its order)."""
+    kinds = len(VALUE_NAMES)
+    code = level.astype(np.int64) * kinds + value
+    total = np.bincount(code)
+    reached = np.bincount(code, weights=reachable.astype(np.int64))
+    return [
+        [int(c // kinds), VALUE_NAMES[int(c % kinds)], int(total[c]), int(reached[c])]
+        for c in np.flatnonzero(total)
+    ]
+
+
+def _keep(
+    engine: Engine,
+    name: str,
+    rules: RuleSet,
+    counted: list[list[Any]] | None,
+    progress: ProgressFn | None,
+) -> None:
+    """Keep the whole-solution answers of the solution just published (see
+    `ghostdb.store.kept`), read back through a handle on it as any reader would."""
+    from ghostdb.store.lookups import Lookups
+    from ghostdb.store.reports import keep_solution
+    from ghostdb.store.solution import Solution
+
+    if progress:
+        progress("keep", 0, 1)
+    lookups = Lookups(engine)
+    try:
+        solution = Solution(engine, lookups, name, rules, lookups.ref(name, rules))
+        keep_solution(solution, counted)
+    finally:
+        lookups.close()
+    if progress:
+        progress("keep", 1, 1)
+
+
+def _keep_missing(
+    engine: Engine, name: str, rules: RuleSet, solution_id: int, progress: ProgressFn | None
+) -> None:
+    """Keep a published solution's answers if they are not kept (a keep interrupted, or
+    a solution published before answers were kept)."""
+    from ghostdb.store import kept
+    from ghostdb.store.reports import SUMMARY
+
+    with engine.connect() as conn:
+        if kept.read(conn, kept.Key(solution_id, SUMMARY)) is not None:
+            return
+    _keep(engine, name, rules, None, progress)
 
 
 def _publish(

@@ -24,6 +24,7 @@ from sqlalchemy import (
     insert,
     literal_column,
     null,
+    or_,
     select,
     text,
     update,
@@ -34,6 +35,7 @@ from ghostdb.store.schema import (
     decisive,
     decisive_words,
     dictionaries,
+    kept_answers,
     positions,
     solutions,
     words,
@@ -408,9 +410,18 @@ def delete_unpublished_rows(
 
 
 def delete_decisive(conn: Connection, solution_ids: Any) -> None:
-    """Drop the decisive words worked out from these solutions (a select of ids)."""
+    """Drop the answers worked out from these solutions (a select of ids): decisive
+    words, and kept answers about them, alone or beside another (`ghostdb.store.kept`)."""
     for table in (decisive_words, decisive):
         conn.execute(delete(table).where(table.c.solution_id.in_(solution_ids)))
+    conn.execute(
+        delete(kept_answers).where(
+            or_(
+                kept_answers.c.solution_id.in_(solution_ids),
+                kept_answers.c.other_id.in_(solution_ids),
+            )
+        )
+    )
 
 
 def job_rows(conn: Connection, name: str | None = None) -> Sequence[Row[Any]]:

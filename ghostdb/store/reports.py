@@ -1,38 +1,97 @@
 """Summaries across solutions: one solution's headline figures, two side by side, every
 rule set of a name, and every dictionary of the store (the survey).
 
-Read from the stored rows, through the solution handles for anything a position or a
-plan answers; the SQL that counts and compares whole solutions is here.
+These are the whole-solution questions, and each is kept (`ghostdb.store.kept`): a
+solution's figures, its plans from the start and its openings' plans are worked out when
+it is published (`keep_solution`), a comparison of two solutions on its first request;
+every later request reads them back.  The SQL that counts and compares whole solutions
+is here; plans are walked through the solution handles.
+
+``compute`` (None: whether the store may write) says what to do when an answer is not
+kept yet: work it out and keep it, or raise NotWorkedOut naming the command that does.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import and_, case, func, select
 from sqlalchemy.engine import Connection, Row
 
-from ghostdb.errors import BadMove, NotSolved
+from ghostdb.errors import BadMove, NotSolved, NotWorkedOut
 from ghostdb.games import registry as g
 from ghostdb.games.base import VALUE_NAMES
+from ghostdb.store import kept
 from ghostdb.store import queries as q
+from ghostdb.store.kept import Key
 from ghostdb.store.lookups import checked_rules, solution_row, subject
 from ghostdb.store.schema import positions, words
 from ghostdb.store.walks import missing_plans, plan_sizes
 from ghostdb.values import Outcome
 
 if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
     from ghostdb.games.base import RuleSet
     from ghostdb.reports import Comparison, PlanSize, SolutionSummary, SurveyRow
     from ghostdb.store.solution import Solution
     from ghostdb.store.store import Store
-    from ghostdb.strategies import ReportRow
+    from ghostdb.strategies import OpeningPlans, ReportRow, Strategy
+
+SUMMARY, OPENINGS, COMPARE = "summary", "openings", "compare"
+"""The questions kept (with ``plan/0`` and ``plan/1``, see `plan_question`)."""
+
+KEPT_EXAMPLES = 100
+"""A comparison keeps at least this many examples of each difference (the API's most)."""
+
+Census = list[list[Any]]
+"""Positions by level and outcome: [level, outcome, positions, of them reachable], in
+level then outcome-code order."""
 
 
-def summary(solution: Solution) -> tuple[SolutionSummary, Any]:
-    """The headline figures of a solution, and the solution row they came from."""
+def plan_question(player: int) -> str:
+    return f"plan/{player}"
+
+
+def _compute(solution: Solution, compute: bool | None) -> bool:
+    return solution.writable if compute is None else compute
+
+
+def _report_command(solution: Solution) -> str:
+    return f"ghostdb report {solution.name}"
+
+
+# -- one solution ------------------------------------------------------------------------------
+
+
+def figures(solution: Solution, compute: bool | None = None) -> dict[str, Any]:
+    """A solution's kept figures: its summary (`SolutionSummary` as a dict), its
+    census, how many outcomes each player's best plan loses, and the start's safe seats."""
+    return kept.answer(
+        solution.engine,
+        Key(solution.id, SUMMARY),
+        lambda: work_out_figures(solution),
+        compute=_compute(solution, compute),
+        what=f"the report of {solution.name} under {solution.rules.key}",
+        command=_report_command(solution),
+    )
+
+
+def summary(solution: Solution, compute: bool | None = None) -> SolutionSummary:
+    """The headline figures of a solution (kept)."""
+    return kept.summary_from(figures(solution, compute)["summary"])
+
+
+def work_out_figures(
+    solution: Solution,
+    census: Census | None = None,
+    plans: Sequence[Strategy] | None = None,
+) -> dict[str, Any]:
+    """Work out a solution's figures (see `figures`); ``census`` and ``plans`` when
+    already at hand (a solve job counts the census from its arrays)."""
     from ghostdb.reports import SolutionSummary
 
     start = solution.openings()
@@ -43,6 +102,8 @@ def summary(solution: Solution) -> tuple[SolutionSummary, Any]:
             sizes = plan_sizes(conn, row.id, solution.game, start) if row.has_plans else None
             if sizes is None:
                 raise missing_plans(solution.name, solution.rules)
+        if census is None:
+            census = census_of(conn, row.id)
     found = SolutionSummary(
         dictionary=solution.name,
         rules=solution.rules.key,
@@ -55,11 +116,187 @@ def summary(solution: Solution) -> tuple[SolutionSummary, Any]:
         game_length=start.game_length,
         plans=sizes,
     )
-    return found, row
+    lost = None
+    if sizes is not None:
+        if plans is None:
+            plans = [start_plan(solution, player) for player in (0, 1)]
+        lost = [_lost(plans[player], sizes[player]) for player in (0, 1)]
+    return {
+        "summary": kept.summary_body(found),
+        "census": census,
+        "lost": lost,
+        "safe_seats": None if start.safe_seats is None else list(start.safe_seats),
+    }
+
+
+def _lost(plan: Strategy, size: PlanSize) -> int:
+    """How many outcomes a best plan loses: the stored rank tells all but how many a
+    mixed plan loses, for which the plan is walked."""
+    if size.lossiness == 1:
+        return plan.losses
+    return 0 if size.lossiness == 0 else size.outcomes
+
+
+def outcomes_of(census: Census) -> dict[str, int]:
+    """Reachable positions by outcome for the player to move, in outcome-code order."""
+    counts = [0] * len(VALUE_NAMES)
+    for _level, outcome, _positions, reachable in census:
+        counts[VALUE_NAMES.index(outcome)] += reachable
+    return {VALUE_NAMES[code]: n for code, n in enumerate(counts) if n}
+
+
+def start_plan(
+    solution: Solution, player: int | None = None, compute: bool | None = None
+) -> Strategy:
+    """``player``'s (by default the winner's) best plan from the start (kept)."""
+    from ghostdb.store import walks
+
+    solution.require_plans("plans to memorise")
+    if player is None:
+        player = solution.openings().winner
+    if player not in (0, 1):
+        raise BadMove(f"a plan is for player 0 or 1, not {player}")
+    body = kept.answer(
+        solution.engine,
+        Key(solution.id, plan_question(player)),
+        lambda: kept.strategy_body(walks.strategy(solution, player, "")),
+        compute=_compute(solution, compute),
+        what=f"player {player}'s plan for {solution.name} under {solution.rules.key}",
+        command=f"ghostdb strategy {solution.name}{solution.rules.flags()} --player {player}",
+    )
+    return kept.strategy_from(body, solution.name, solution.rules)
+
+
+def opening_plans(solution: Solution, compute: bool | None = None) -> list[OpeningPlans]:
+    """For every first move, the winning plan of the player who wins from there (kept)."""
+    from ghostdb.strategies import OpeningPlans
+
+    solution.require_plans("plans to memorise")
+    body = kept.answer(
+        solution.engine,
+        Key(solution.id, OPENINGS),
+        lambda: work_out_openings(solution),
+        compute=_compute(solution, compute),
+        what=f"the openings' plans of {solution.name} under {solution.rules.key}",
+        command=f"ghostdb openings {solution.name}{solution.rules.flags()} --words",
+    )
+    found = []
+    for move, fragment, winner, plan in body:
+        strategy = kept.strategy_from(plan, solution.name, solution.rules)
+        pair = (strategy, None) if winner == 0 else (None, strategy)
+        found.append(OpeningPlans(move, fragment, pair))
+    return found
+
+
+def work_out_openings(solution: Solution) -> list[list[Any]]:
+    """Each first move with its winner's plan from there, walked."""
+    from ghostdb.store import walks
+
+    found = []
+    for play in solution.openings().plays:
+        winner = 0 if play.wins else 1
+        plan = walks.strategy(solution, winner, play.fragment)
+        found.append([play.move, play.fragment, winner, kept.strategy_body(plan)])
+    return found
+
+
+def keep_solution(solution: Solution, census: Census | None = None) -> float:
+    """Work out every answer kept about one solution and keep them in one transaction
+    (a solve job calls this as soon as it has published); returns the seconds taken."""
+    started = time.perf_counter()
+    answers: dict[Key, tuple[Any, float]] = {}
+    plans = None
+    if solution.game.keeps_plans:
+        from ghostdb.store import walks
+
+        plans = []
+        for player in (0, 1):
+            t = time.perf_counter()
+            plans.append(walks.strategy(solution, player, ""))
+            body = kept.strategy_body(plans[-1])
+            answers[Key(solution.id, plan_question(player))] = (body, time.perf_counter() - t)
+        t = time.perf_counter()
+        answers[Key(solution.id, OPENINGS)] = (
+            work_out_openings(solution),
+            time.perf_counter() - t,
+        )
+    t = time.perf_counter()
+    body = work_out_figures(solution, census, plans)
+    answers[Key(solution.id, SUMMARY)] = (body, time.perf_counter() - t)
+    kept.keep(solution.engine, answers)
+    return time.perf_counter() - started
+
+
+def work_out(solution: Solution, question: str) -> Any:
+    """Work out a kept question about one solution again, from its positions (`verify`)."""
+    from ghostdb.store import walks
+
+    if question == SUMMARY:
+        return work_out_figures(solution)
+    if question == OPENINGS:
+        return work_out_openings(solution)
+    if question.startswith("plan/"):
+        return kept.strategy_body(walks.strategy(solution, int(question[5:]), ""))
+    raise BadMove(f"{question!r} is not a question kept about one solution")
+
+
+def check_kept(
+    engine: Engine, solution_id: int, names: dict[int, tuple[str, str]]
+) -> tuple[int, list[str]]:
+    """Work every answer kept about a solution out again from the stored positions and
+    compare (for `verify`); ``names`` gives each published solution's (name, rules key).
+    Returns how many answers were checked and what disagrees."""
+    from ghostdb.store.lookups import Lookups
+    from ghostdb.store.solution import Solution
+
+    with engine.connect() as conn:
+        answers = kept.stored(conn, solution_id)
+    if not answers:
+        return 0, []
+    lookups = Lookups(engine)
+    handles: dict[int, Solution] = {}
+
+    def handle(sid: int) -> Solution:
+        if sid not in handles:
+            name, key = names[sid]
+            rules = g.parse_rules(key)
+            handles[sid] = Solution(engine, lookups, name, rules, lookups.ref(name, rules))
+        return handles[sid]
+
+    problems = []
+    try:
+        for key, body in answers:
+            if key.other_id:
+                if key.other_id not in names:
+                    problems.append(
+                        f"a comparison is kept with solution {key.other_id}, which is not published"
+                    )
+                    continue
+                fresh = work_out_pair(
+                    handle(solution_id), handle(key.other_id), body.get("limit", 0)
+                )
+                what = f"the comparison with {' '.join(names[key.other_id])}"
+            else:
+                fresh = work_out(handle(solution_id), key.question)
+                what = f"the kept {key.question}"
+            if not kept.same(body, fresh):
+                problems.append(f"{what} differs from what the positions give")
+    finally:
+        lookups.close()
+    return len(answers), problems
+
+
+# -- two solutions -----------------------------------------------------------------------------
 
 
 def compare(
-    store: Store, a: str, b: str, rules: RuleSet | None, vs_rules: RuleSet | None, examples: int
+    store: Store,
+    a: str,
+    b: str,
+    rules: RuleSet | None,
+    vs_rules: RuleSet | None,
+    examples: int,
+    compute: bool | None = None,
 ) -> Comparison:
     """See `Store.compare`."""
     from ghostdb.reports import Comparison, Disagreement
@@ -74,102 +311,185 @@ def compare(
             else f"{a} has one rule set"
         )
         raise BadMove(f"nothing to compare: give a second name, or {other}")
-    left_solution, right_solution = store.solution(a, rules), store.solution(b, vs_rules)
-    left, sa = summary(left_solution)
-    right, sb = summary(right_solution)
-    only = {"a": (0, ()), "b": (0, ())}
-    with store.engine.connect() as conn:
-        common, different, different_reachable = outcome_agreement(conn, sa.id, sb.id)
-        shown = outcome_disagreements(conn, sa.id, sb.id, examples)
-        if left_solution.game.word_game and right_solution.game.word_game:
-            da, db = sa.dictionary_id, sb.dictionary_id
-            ma, mb = left_solution.rules.min_length, right_solution.rules.min_length
-            only = {
-                "a": (
-                    count_words_lacking(conn, da, ma, db, mb),
-                    tuple(words_lacking(conn, da, ma, db, mb, examples)),
-                ),
-                "b": (
-                    count_words_lacking(conn, db, mb, da, ma),
-                    tuple(words_lacking(conn, db, mb, da, ma, examples)),
-                ),
-            }
+    left, right = store.solution(a, rules), store.solution(b, vs_rules)
+    body = _pair(left, right, examples, _compute(left, compute))
     return Comparison(
-        a=left,
-        b=right,
-        common_fragments=common,
-        different_outcomes=different,
-        different_reachable=different_reachable,
+        a=summary(left, compute),
+        b=summary(right, compute),
+        common_fragments=body["common"],
+        different_outcomes=body["different"],
+        different_reachable=body["different_reachable"],
         examples=tuple(
-            Disagreement(r[0], (Outcome(VALUE_NAMES[r[1]]), Outcome(VALUE_NAMES[r[2]])))
-            for r in shown
+            Disagreement(f, (Outcome(x), Outcome(y))) for f, x, y in body["examples"][:examples]
         ),
-        only_a=only["a"][0],
-        only_a_examples=only["a"][1],
-        only_b=only["b"][0],
-        only_b_examples=only["b"][1],
+        only_a=body["only_a"],
+        only_a_examples=tuple(body["only_a_examples"][:examples]),
+        only_b=body["only_b"],
+        only_b_examples=tuple(body["only_b_examples"][:examples]),
     )
 
 
-def report(store: Store, name: str) -> list[ReportRow]:
+def _pair(left: Solution, right: Solution, examples: int, compute: bool) -> dict[str, Any]:
+    """The kept comparison of two solutions with at least ``examples`` examples of each
+    difference (one kept the other way round serves, its sides swapped)."""
+    with left.engine.connect() as conn:
+        found = kept.read(conn, Key(left.id, COMPARE, right.id))
+        if found is None:
+            found = kept.read(conn, Key(right.id, COMPARE, left.id))
+            found = None if found is None else _swapped(found)
+    if found is not None and _enough(found, examples):
+        return found
+    if not compute:
+        raise NotWorkedOut(
+            f"the comparison of {left.name} ({left.rules.key}) with {right.name} "
+            f"({right.rules.key}) is not worked out yet: run `{compare_command(left, right)}` "
+            "to work it out and keep it"
+        )
+    started = time.perf_counter()
+    body = work_out_pair(left, right, max(examples, KEPT_EXAMPLES))
+    kept.keep(left.engine, {Key(left.id, COMPARE, right.id): (body, time.perf_counter() - started)})
+    return body
+
+
+def compare_command(left: Solution, right: Solution) -> str:
+    """The command that compares two solutions: the second side's rule options as
+    ``--vs-…`` where they differ from the first's (as `ghostdb compare` reads them)."""
+    words = ["ghostdb compare", left.name]
+    if right.name != left.name:
+        words.append(right.name)
+    words.append(left.rules.flags().strip())
+    for option in g.played_as(left.name).options:
+        mine, theirs = getattr(left.rules, option.name), getattr(right.rules, option.name)
+        if getattr(mine, "value", mine) == getattr(theirs, "value", theirs):
+            continue
+        value = getattr(theirs, "value", theirs)
+        if option.type is bool:
+            default = getattr(option.default, "value", option.default)
+            flag = option.flag if value != default else option.opposite_flag
+            words.append("--vs-" + flag.removeprefix("--"))
+        else:
+            words.append(f"--vs-{option.flag.removeprefix('--')} {value}")
+    return " ".join(w for w in words if w)
+
+
+def _enough(body: dict[str, Any], examples: int) -> bool:
+    """Whether a kept comparison holds ``examples`` examples of each difference (or
+    every one there is)."""
+    limit = body["limit"]
+    return examples <= limit or all(
+        len(body[k]) < limit for k in ("examples", "only_a_examples", "only_b_examples")
+    )
+
+
+def _swapped(body: dict[str, Any]) -> dict[str, Any]:
+    """A comparison of b with a, as one of a with b."""
+    return {
+        **body,
+        "examples": [[f, y, x] for f, x, y in body["examples"]],
+        "only_a": body["only_b"],
+        "only_a_examples": body["only_b_examples"],
+        "only_b": body["only_a"],
+        "only_b_examples": body["only_a_examples"],
+    }
+
+
+def work_out_pair(left: Solution, right: Solution, limit: int) -> dict[str, Any]:
+    """Compare two solutions row by row (joins over their positions and words), keeping
+    ``limit`` examples of each difference."""
+    with left.engine.connect() as conn:
+        sa = solution_row(conn, left.name, left.rules)
+        sb = solution_row(conn, right.name, right.rules)
+        common, different, different_reachable = outcome_agreement(conn, sa.id, sb.id)
+        shown = outcome_disagreements(conn, sa.id, sb.id, limit)
+        body: dict[str, Any] = {
+            "limit": limit,
+            "common": common,
+            "different": different,
+            "different_reachable": different_reachable,
+            "examples": [[r[0], VALUE_NAMES[r[1]], VALUE_NAMES[r[2]]] for r in shown],
+            "only_a": 0,
+            "only_a_examples": [],
+            "only_b": 0,
+            "only_b_examples": [],
+        }
+        if left.game.word_game and right.game.word_game:
+            da, db = sa.dictionary_id, sb.dictionary_id
+            ma, mb = left.rules.min_length, right.rules.min_length
+            body["only_a"] = count_words_lacking(conn, da, ma, db, mb)
+            body["only_a_examples"] = words_lacking(conn, da, ma, db, mb, limit)
+            body["only_b"] = count_words_lacking(conn, db, mb, da, ma)
+            body["only_b_examples"] = words_lacking(conn, db, mb, da, ma, limit)
+    return body
+
+
+# -- every rule set of a name, every dictionary ------------------------------------------------
+
+
+def report(store: Store, name: str, compute: bool | None = None) -> list[ReportRow]:
     """See `Store.report`."""
     from ghostdb.strategies import ReportRow
 
     with store.engine.connect() as conn:
         rows = q.published_solutions(conn, *subject(conn, name))
-        counts = {row.id: outcome_counts(conn, row.id) for row in rows}
     found = []
     for row in rows:
         solution = store.solution(name, g.parse_rules(row.rules))
-        start = solution.openings()
+        body = figures(solution, compute)
+        start = kept.summary_from(body["summary"])
         first = second = None
         if solution.game.keeps_plans:
-            first, second = solution.strategy(0), solution.strategy(1)
+            first, second = (start_plan(solution, p, compute) for p in (0, 1))
+        safe = body["safe_seats"]
         found.append(
             ReportRow(
                 solution.rules,
-                row.fragment_count,
+                start.fragment_count,
                 start.outcome,
                 start.winner,
                 start.game_length,
-                counts[row.id],
+                outcomes_of(body["census"]),
                 first,
                 second,
-                start.safe_seats,
+                None if safe is None else tuple(safe),
+                tuple(tuple(c) for c in body["census"]),
             )
         )
     return found
 
 
-def survey(store: Store) -> list[SurveyRow]:
-    """See `Store.survey`."""
+def survey(store: Store, compute: bool | None = None) -> list[SurveyRow]:
+    """See `Store.survey`: read from the kept figures of every solution, in one query
+    when all are kept."""
     from ghostdb.reports import SurveyRow
 
     with store.engine.connect() as conn:
         stored = {d.name: json.loads(d.report) for d in q.all_dictionaries(conn)}
-        published = q.all_published(conn)
+        published = [
+            (row, g.parse_rules(row.rules))
+            for row in q.all_published(conn)
+            if row.dictionary_id is not None
+        ]
+        # Many players: no single winner (see `report`).
+        published = [(row, rules) for row, rules in published if g.game_of(rules).keeps_plans]
+        bodies = kept.read_many(conn, [row.id for row, _ in published], SUMMARY)
     if not stored:
         raise NotSolved(
             "no dictionaries are stored: add one with `ghostdb ingest PATH` and solve it "
             "with `ghostdb solve NAME`"
         )
     found = []
-    for row in published:
-        if row.dictionary_id is None:
-            continue
-        solution = store.solution(row.name, g.parse_rules(row.rules))
-        if not solution.game.keeps_plans:  # many players: no single winner (see `report`)
-            continue
-        figures = solution.summary()
-        assert figures.plans is not None  # games that keep plans have them
+    for row, rules in published:
+        body = bodies.get(row.id)
+        if body is None:
+            body = figures(store.solution(row.name, rules), compute)
         options = stored[row.name].get("options")
         found.append(
             SurveyRow(
                 language=(options or {}).get("language") or "",
                 options=options,
-                summary=figures,
-                lost=(_lost(solution, 0, figures.plans[0]), _lost(solution, 1, figures.plans[1])),
-                unit=solution.game.plan_unit,
+                summary=kept.summary_from(body["summary"]),
+                lost=tuple(body["lost"]),
+                unit=g.game_of(rules).plan_unit,
             )
         )
     if not found:
@@ -178,14 +498,6 @@ def survey(store: Store) -> list[SurveyRow]:
             "(`ghostdb dictionaries` lists them)"
         )
     return sorted(found, key=_survey_order)
-
-
-def _lost(solution: Solution, player: int, size: PlanSize) -> int:
-    """How many outcomes ``player``'s best plan loses: the stored rank tells all but how
-    many a mixed plan loses, for which the plan is walked."""
-    if size.lossiness == 1:
-        return solution.strategy(player).losses
-    return 0 if size.lossiness == 0 else size.outcomes
 
 
 def _survey_order(row: SurveyRow) -> tuple[Any, ...]:
@@ -219,14 +531,20 @@ def catalogue(store: Store) -> list[dict[str, Any]]:
 # -- SQL -----------------------------------------------------------------------------------
 
 
-def outcome_counts(conn: Connection, solution_id: int) -> dict[str, int]:
-    """How many reachable positions have each outcome (for the player to move)."""
+def census_of(conn: Connection, solution_id: int) -> Census:
+    """How many positions (and of them reachable) have each outcome for the player to
+    move, level by level: one scan of the solution's rows."""
+    reachable = func.coalesce(func.sum(case((positions.c.reachable.is_(True), 1), else_=0)), 0)
     stmt = (
-        select(positions.c.outcome, func.count())
-        .where(positions.c.solution_id == solution_id, positions.c.reachable.is_(True))
-        .group_by(positions.c.outcome)
+        select(positions.c.level, positions.c.outcome, func.count(), reachable)
+        .where(positions.c.solution_id == solution_id)
+        .group_by(positions.c.level, positions.c.outcome)
+        .order_by(positions.c.level, positions.c.outcome)
     )
-    return {VALUE_NAMES[code]: int(n) for code, n in conn.execute(stmt).all()}
+    return [
+        [int(level), VALUE_NAMES[code], int(n), int(r)]
+        for level, code, n, r in conn.execute(stmt).all()
+    ]
 
 
 def _both(a_id: int, b_id: int) -> tuple[Any, Any, Any]:

@@ -20,6 +20,9 @@ store writes and deletes their rows together with their owner, in one transactio
   reachable positions of a word game, its best memorisable plan.
 * ``decisive`` and ``decisive_words``: decisive words worked out from a solution
   (`ghostdb.store.decisive`), kept once asked for.
+* ``kept_answers``: whole-solution answers (a report's figures, the plans from the start,
+  the openings' plans, a comparison of two solutions) worked out once and read back
+  (`ghostdb.store.kept`).
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from sqlalchemy import (
     text,
 )
 
-HEAD_REVISION = "0010"
+HEAD_REVISION = "0011"
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -215,5 +218,24 @@ decisive_words = Table(
     Column("move", Text, nullable=False),
     Column("move_before", String(4), nullable=False),
     Column("move_after", String(4), nullable=False),
+    sqlite_with_rowid=False,
+)
+
+
+# Whole-solution answers worked out once and read back (see ghostdb.store.kept): a
+# solution's summary, its plans from the start, its openings' plans, and a comparison
+# with ``other_id`` (0 for an answer about one solution).  ``body`` is the answer as
+# JSON, in the form `ghostdb.store.kept` writes and reads.  The rows belong to the
+# solutions they were worked out from (ids are never reused), and go with them.
+kept_answers = Table(
+    "kept_answers",
+    metadata,
+    Column("solution_id", Integer, primary_key=True),
+    Column("other_id", Integer, primary_key=True),
+    Column("question", String(16), primary_key=True),
+    Column("body", Text, nullable=False),
+    Column("seconds", Float, nullable=False),
+    Column("worked_out_at", DateTime(timezone=True), nullable=False),
+    Index("ix_kept_answers_other_id", "other_id"),
     sqlite_with_rowid=False,
 )

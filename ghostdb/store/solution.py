@@ -29,13 +29,23 @@ class Solution:
     """The published solution of ``name`` under ``rules``."""
 
     def __init__(
-        self, engine: Engine, lookups: Lookups, name: str, rules: RuleSet, ref: SolutionRef
+        self,
+        engine: Engine,
+        lookups: Lookups,
+        name: str,
+        rules: RuleSet,
+        ref: SolutionRef,
+        *,
+        writable: bool = True,
     ) -> None:
         self.engine = engine
         self.lookups = lookups
         self.name = name
         self.rules = rules
         self.ref = ref
+        self.writable = writable
+        """Whether an answer that is not kept yet may be worked out and kept (see
+        `ghostdb.store.kept`); a read-only store raises NotWorkedOut instead."""
 
     def __repr__(self) -> str:
         return f"Solution({self.name!r}, {self.rules.key!r})"
@@ -103,25 +113,25 @@ class Solution:
 
         return walks.line(self, position)
 
-    def strategy(self, player: int | None = None, position: str = "") -> Strategy:
+    def strategy(
+        self, player: int | None = None, position: str = "", *, compute: bool | None = None
+    ) -> Strategy:
         """``player``'s (by default the winner's) best plan from ``position``; word games
-        for two players only."""
-        from ghostdb.store import walks
+        for two players only.  From the start it is kept (see `ghostdb.store.kept`:
+        ``compute`` False raises NotWorkedOut when it is not kept yet; None: whether
+        this store may write)."""
+        from ghostdb.store import reports, walks
 
+        if not position:
+            return reports.start_plan(self, player, compute)
         return walks.strategy(self, player, position)
 
-    def opening_plans(self) -> list[OpeningPlans]:
-        """For every first move, the winning plan of the player who wins from there."""
-        from ghostdb.strategies import OpeningPlans
+    def opening_plans(self, *, compute: bool | None = None) -> list[OpeningPlans]:
+        """For every first move, the winning plan of the player who wins from there
+        (kept, as `strategy` from the start is)."""
+        from ghostdb.store import reports
 
-        self.require_plans("plans to memorise")
-        found = []
-        for play in self.openings().plays:
-            winner = 0 if play.wins else 1
-            plan = self.strategy(winner, play.fragment)
-            pair = (plan, None) if winner == 0 else (None, plan)
-            found.append(OpeningPlans(play.move, play.fragment, pair))
-        return found
+        return reports.opening_plans(self, compute)
 
     def require_plans(self, what: str) -> None:
         """Raise NotForThisGame unless this game keeps plans (`Game.keeps_plans`)."""
@@ -140,24 +150,27 @@ class Solution:
             )
 
     def decisive(
-        self, position: str = "", pool: str | None = None, *, compute: bool = True
+        self, position: str = "", pool: str | None = None, *, compute: bool | None = None
     ) -> DecisiveWords:
         """The words that decide the game at ``position``: every single deletion (and,
         with ``pool``, another stored dictionary, every addition of its words) that
         changes the outcome there, and the fewest edits that do; worked out from the
         stored values on the first request and kept (see `ghostdb.store.decisive`).
-        With ``compute=False`` an answer not kept yet raises NotWorkedOut."""
+        With ``compute=False`` (None: when the store is read-only) an answer not kept
+        yet raises NotWorkedOut."""
         from ghostdb.store import decisive
 
-        return decisive.decisive(self, position, pool, compute)
+        return decisive.decisive(
+            self, position, pool, self.writable if compute is None else compute
+        )
 
     # -- figures -----------------------------------------------------------------------------
 
-    def summary(self) -> SolutionSummary:
-        """The headline figures."""
+    def summary(self, *, compute: bool | None = None) -> SolutionSummary:
+        """The headline figures (kept, as `strategy` from the start is)."""
         from ghostdb.store import reports
 
-        return reports.summary(self)[0]
+        return reports.summary(self, compute)
 
     # -- playing -----------------------------------------------------------------------------
 

@@ -62,14 +62,17 @@ def open_store(
     current schema and never writes.
     """
     path = None if url is None else os.fspath(url)
-    return Store(open_engine(path, create=create, readonly=readonly))
+    return Store(open_engine(path, create=create, readonly=readonly), writable=not readonly)
 
 
 class Store:
     """A ghostdb database.  Use as a context manager, or call `close`."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, writable: bool = True) -> None:
         self.engine = engine
+        self.writable = writable
+        """Whether answers not kept yet are worked out and kept (see `ghostdb.store.kept`);
+        a read-only store raises NotWorkedOut for them instead."""
         self.lookups = Lookups(engine)
         # One handle a solution: a run of questions of one solution finds it once.
         self._solutions: dict[tuple[str, RuleSet | None], Solution] = {}
@@ -98,7 +101,7 @@ class Store:
         if found is None:
             checked = checked_rules(name, rules)
             ref = self.lookups.ref(name, checked)  # raises if it is not there
-            found = Solution(self.engine, self.lookups, name, checked, ref)
+            found = Solution(self.engine, self.lookups, name, checked, ref, writable=self.writable)
             self._solutions[(name, rules)] = found
         return found
 
@@ -269,16 +272,17 @@ class Store:
         return reports.catalogue(self)
 
     def why(
-        self, a: str, b: str, rules: RuleSet | None = None, *, compute: bool = True
+        self, a: str, b: str, rules: RuleSet | None = None, *, compute: bool | None = None
     ) -> WhyDiffer:
         """Why ``a`` and ``b`` (two dictionaries, one rule set of plain Ghost) differ at
         the start: the fewest words only in ``a`` to delete and only in ``b`` to add
         that give ``a`` ``b``'s outcome (see `ghostdb.games.ghost.decisive`); worked out
-        on the first request and kept (``compute=False``: NotWorkedOut instead)."""
+        on the first request and kept (``compute=False``, by default when the store is
+        read-only: NotWorkedOut instead)."""
         from ghostdb.store import decisive
 
         chosen = self.rules_for(a) if rules is None else rules
-        return decisive.why(self, a, b, chosen, compute)
+        return decisive.why(self, a, b, chosen, self.writable if compute is None else compute)
 
     def compare(
         self,
@@ -288,30 +292,36 @@ class Store:
         vs_rules: RuleSet | None = None,
         *,
         examples: int = 10,
+        compute: bool | None = None,
     ) -> Comparison:
         """Two published solutions side by side: ``a`` under ``rules`` and ``b`` (default:
         ``a``) under ``vs_rules`` (default: ``rules``), with their differences.  Both must be
-        played as the same game (two dictionaries, or one game under two rule sets)."""
+        played as the same game (two dictionaries, or one game under two rule sets).
+        Worked out on the first request and kept (``compute``: see `report`)."""
         from ghostdb.store import reports
 
-        return reports.compare(self, a, b or a, rules, vs_rules, examples)
+        return reports.compare(self, a, b or a, rules, vs_rules, examples, compute)
 
-    def report(self, name: str) -> list[ReportRow]:
+    def report(self, name: str, *, compute: bool | None = None) -> list[ReportRow]:
         """One row per published rule set of ``name``: who wins, how many positions have
-        each outcome, and (games that keep plans) both players' plans."""
+        each outcome (by level too), and (games that keep plans) both players' plans.
+
+        Read from answers kept when each solution was published (`ghostdb.store.kept`);
+        one not kept yet is worked out and kept, or with ``compute=False`` (by default
+        when the store is read-only) raises NotWorkedOut."""
         from ghostdb.store import reports
 
-        return reports.report(self, name)
+        return reports.report(self, name, compute)
 
-    def survey(self) -> list[SurveyRow]:
+    def survey(self, *, compute: bool | None = None) -> list[SurveyRow]:
         """Every stored dictionary under each of its solved rule sets that keep plans (two
         players): who wins, with which first moves, and both players' best plans, sorted
         by language, dictionary and rules, to answer "who wins in each language" in one
         call.
 
         Rule sets for more players have no single winner and are left out (`report` shows
-        them).  Raises NotSolved when no dictionary is stored, or none is solved for two
-        players."""
+        them).  Read from kept answers (``compute``: see `report`).  Raises NotSolved when
+        no dictionary is stored, or none is solved for two players."""
         from ghostdb.store import reports
 
-        return reports.survey(self)
+        return reports.survey(self, compute)

@@ -71,6 +71,7 @@ KINDS = (
     "extra plan",
     "plan",
     "decisive",
+    "kept answer",
 )
 """Every kind of inconsistency, in the order reports list them."""
 
@@ -107,6 +108,8 @@ class Verdict:
     plans: int = 0
     decisive: int = 0
     """Kept decisive-word answers re-checked (`ghostdb.store.decisive.check_answers`)."""
+    kept: int = 0
+    """Kept whole-solution answers worked out again (`ghostdb.store.reports.check_kept`)."""
     seconds: float = 0.0
     findings: dict[str, Finding] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
@@ -137,6 +140,7 @@ class Verdict:
             "positions_checked": self.positions,
             "plans_checked": self.plans,
             "decisive_checked": self.decisive,
+            "kept_checked": self.kept,
             "seconds": round(self.seconds, 3),
             "inconsistencies": [f.as_dict() for f in self.inconsistencies()],
             "notes": self.notes,
@@ -163,9 +167,25 @@ def verify_store(
                 if not chosen:
                     solution_row(conn, name, rules)  # raises the right error
         by_id = {d.id: d for d in q.all_dictionaries(conn)}
-        return [
+        verdicts = [
             verify_solution(conn, row, row.name, by_id.get(row.dictionary_id)) for row in chosen
         ]
+        names = {r.id: (r.name, r.rules) for r in q.all_published(conn)}
+    for verdict in verdicts:
+        _check_kept(engine, verdict, names)
+    return verdicts
+
+
+def _check_kept(engine: Engine, verdict: Verdict, names: dict[int, tuple[str, str]]) -> None:
+    """Work the solution's kept answers out again and compare (when its positions are
+    sound: answers worked out from wrong rows would only repeat what is found)."""
+    from ghostdb.store.reports import check_kept
+
+    started = time.perf_counter()
+    if verdict.ok:
+        verdict.kept, problems = check_kept(engine, verdict.solution_id, names)
+        verdict.found("kept answer", len(problems), problems)
+    verdict.seconds += time.perf_counter() - started
 
 
 def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any) -> Verdict:

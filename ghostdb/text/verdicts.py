@@ -18,6 +18,8 @@ def verdicts(items: Sequence[Verdict]) -> str:
         checked = f"{v.positions:,} positions" + (f", {v.plans:,} plans" if v.plans else "")
         if v.decisive:
             checked += f", {v.decisive:,} decisive answer{'s' if v.decisive != 1 else ''}"
+        if v.kept:
+            checked += f", {v.kept:,} kept answer{'s' if v.kept != 1 else ''}"
         state = "ok" if v.ok else f"{v.problems:,} inconsistent"
         lines.append(f"{v.name} {v.rules}: {state} ({checked} checked in {v.seconds:.2f} s)")
         for note in v.notes:

@@ -265,14 +265,15 @@ def add_listing_routes(app: FastAPI, answers: Answers) -> None:
         (give it as ``rules``) and description, and a dictionary's alphabet."""
         return as_json({"solutions": await run(library.catalogue, store)})
 
-    @app.get("/api/{name}/report", responses=ERRORS, tags=["solutions"])
+    @app.get("/api/{name}/report", responses=NOT_WORKED_OUT, tags=["solutions"])
     async def report(name: Name) -> Response:
-        """One row per published rule set: who wins and both players' best plans
-        (``ghostdb report --json``)."""
-        rows = await run(store.report, name)
+        """One row per published rule set: who wins, positions by outcome and level, and
+        both players' best plans (``ghostdb report --json``), as kept when each was
+        published."""
+        rows = await run(store.report, name, compute=False)
         return as_json({"dictionary": name, "solutions": [r.as_dict() for r in rows]})
 
-    @app.get("/api/compare", responses=ERRORS, tags=["solutions"])
+    @app.get("/api/compare", responses=NOT_WORKED_OUT, tags=["solutions"])
     async def compare(
         a: Annotated[str, Query(max_length=MAX_TEXT, pattern=NAME_PATTERN, examples=["enable1"])],
         options: RuleOptions,
@@ -282,13 +283,13 @@ def add_listing_routes(app: FastAPI, answers: Answers) -> None:
     ) -> Response:
         """Two published solutions side by side and where they disagree: ``a`` under the
         rule options, ``b`` (default ``a``) under the ``vs_`` ones (default the same)
-        (``ghostdb compare --json``)."""
+        (``ghostdb compare --json``), as kept once the command line worked it out."""
         left = chosen(a, options)
         given = {k: v for k, v in vs.items() if v is not None}
         if given.get("rules", "").lower() in library.CHOICES or "rules" not in given:
             given = {**options, **given}  # b's options default to a's, as on the command line
         right = chosen(b or a, given)
-        found = await run(store.compare, a, b, left, right, examples=examples)
+        found = await run(store.compare, a, b, left, right, examples=examples, compute=False)
         return as_json(found.as_dict())
 
 
@@ -342,7 +343,7 @@ def add_plan_routes(app: FastAPI, answers: Answers) -> None:
         found = await run(store.line, name, fragment, rules)
         return as_json(found.as_dict())
 
-    @app.get("/api/{name}/strategy", responses=ERRORS, tags=["plans"])
+    @app.get("/api/{name}/strategy", responses=NOT_WORKED_OUT, tags=["plans"])
     async def strategy_(
         name: Name,
         options: RuleOptions,
@@ -352,12 +353,12 @@ def add_plan_routes(app: FastAPI, answers: Answers) -> None:
         ] = None,
     ) -> Response:
         """A player's best plan from a position: the outcomes to memorise and the plan as
-        a tree (``ghostdb strategy --format json``)."""
+        a tree (``ghostdb strategy --format json``); from the start, as kept."""
         rules = chosen(name, options)
-        plan = await run(store.strategy, name, player, fragment, rules)
+        plan = await run(read_strategy, store, name, rules, player, fragment)
         return as_json(plan.as_dict())
 
-    @app.get("/api/{name}/openings", responses=ERRORS, tags=["plans"])
+    @app.get("/api/{name}/openings", responses=NOT_WORKED_OUT, tags=["plans"])
     async def openings(
         name: Name,
         options: RuleOptions,
@@ -369,7 +370,7 @@ def add_plan_routes(app: FastAPI, answers: Answers) -> None:
         each winner must know (``ghostdb openings --words --json``)."""
         rules = chosen(name, options)
         if words:
-            items = await run(store.opening_plans, name, rules)
+            items = await run(read_opening_plans, store, name, rules)
             return as_json([opening_plan_dict(i) for i in items])
         pos = await run(store.openings, name, rules)
         return as_json(pos.as_dict())
@@ -418,6 +419,18 @@ def add_decisive_routes(app: FastAPI, answers: Answers) -> None:
         rules = chosen(a, options)
         found = await run(store.why, a, b, rules, compute=False)
         return as_json(found.as_dict())
+
+
+def read_strategy(
+    store: Store, name: str, rules: RuleSet, player: int | None, position: str
+) -> Any:
+    """A plan, the start's read only from what is kept (NotWorkedOut when it is not)."""
+    return store.solution(name, rules).strategy(player, position, compute=False)
+
+
+def read_opening_plans(store: Store, name: str, rules: RuleSet) -> Any:
+    """The openings' plans, read only from what is kept (NotWorkedOut when they are not)."""
+    return store.solution(name, rules).opening_plans(compute=False)
 
 
 def read_decisive(
