@@ -76,6 +76,10 @@ class SolveFailed(GhostdbError, RuntimeError):
     """A solve job failed; its job row says why."""
 
 
+class KeepFailed(GhostdbError, RuntimeError):
+    """A solution was published, but keeping its whole-solution answers failed."""
+
+
 class LockTimeout(DatabaseError):
     """Another process held the database's write lock for longer than we may wait."""
 

@@ -434,7 +434,8 @@ def test_a_disk_that_fills_up_during_a_solve(where: str, tmp_path: Path) -> None
 
 
 def pages_a_solve_adds(db: Path, probe: Path) -> int:
-    """How many pages solving the list in ``db`` adds to it, measured on a copy."""
+    """How many pages publishing a solve of the list in ``db`` adds to it, measured on a
+    copy: the pages of the answers kept after publishing are left out."""
     import shutil
 
     shutil.copy(db, probe)
@@ -445,7 +446,40 @@ def pages_a_solve_adds(db: Path, probe: Path) -> int:
 
     before = pages()
     assert invoke(["solve", "words", "-q", "--db", str(probe)])[0] == 0
-    return pages() - before
+    with closing(sqlite3.connect(probe)) as con:
+        kept = con.execute(
+            "SELECT count(*) FROM dbstat WHERE name LIKE '%kept_answers%'"
+        ).fetchone()[0]
+    return pages() - before - int(kept)
+
+
+def test_a_disk_that_fills_up_while_answers_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The solution is published; the one line says so and how to keep its answers, and
+    solving again keeps them."""
+    from ghostdb.store import kept
+
+    db = tmp_path / "ghost.db"
+    words = word_list(tmp_path / "words.txt", 3000)
+    assert invoke(["ingest", str(words), "--db", str(db)])[0] == 0
+
+    def full(*_args: Any) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(kept, "keep", full)
+        code, out, err = invoke(["solve", "words", "-q", "--db", str(db)])
+    assert (code, out) == (1, ""), err
+    assert ONE_LINE.match(err) and "solved and published" in err, err
+    assert "ghostdb solve words` to keep them" in err, err
+    with closing(sqlite3.connect(db)) as con:
+        assert con.execute("SELECT count(*) FROM kept_answers").fetchone() == (0,)
+    assert invoke(["lookup", "words", "ab", "--db", str(db)])[0] == 0
+    code, out, err = invoke(["solve", "words", "--db", str(db)])
+    assert code == 0 and "already solved" in out, err
+    with closing(sqlite3.connect(db)) as con:
+        assert con.execute("SELECT count(*) FROM kept_answers").fetchone()[0] >= 4
 
 
 @contextmanager

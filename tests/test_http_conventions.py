@@ -33,6 +33,8 @@ def store(tmp_path: Path) -> Iterator[Store]:
         opened.ingest(OWN_WORDLISTS / "five.txt")
         opened.solve("five", Rules(min_length=3))
         opened.solve("five", Rules(min_length=4))
+        # The comparison the server only reads, worked out as the command line would.
+        opened.compare("five", None, Rules(min_length=3), Rules(min_length=4))
         yield opened
 
 

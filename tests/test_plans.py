@@ -261,9 +261,11 @@ def test_plan_errors(five: Path) -> None:
             store.solution("six").strategy(0, "tann")
         with pytest.raises(BadMove, match="player 0 or 1"):
             store.solution("five").strategy(2)
-        # A solution stored before plans existed (schema revision 0001) has none.
+        # A solution stored before plans existed (schema revision 0001) has none, nor
+        # answers kept from them (revision 0011).
         with store.engine.begin() as conn:
             conn.execute(update(solutions).values(has_plans=False))
+            conn.execute(text("DELETE FROM kept_answers"))
     with open_store(str(five)) as store, pytest.raises(MissingPlans, match="--force"):
         store.solution("five").strategy(0)
     code, _, err = cli("strategy", "five", db=five)
@@ -279,6 +281,8 @@ def test_a_plan_move_that_is_not_stored_is_named_not_retried(five: Path) -> None
         assert store.solution("five").strategy(0).as_dict()  # whole to begin with
         with store.engine.begin() as conn:
             conn.execute(text("UPDATE positions SET plan_play = NULL WHERE level = 0"))
+            # The plan from the start is kept: a store written so before it was kept.
+            conn.execute(text("DELETE FROM kept_answers"))
     code, _, err = cli("strategy", "five", "--player", "0", db=five)
     assert code == 1 and err.count("\n") == 1, err
     assert "disagree with its positions" in err and "ghostdb verify five" in err, err

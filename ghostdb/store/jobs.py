@@ -24,7 +24,13 @@ from typing import Any
 import numpy as np
 from sqlalchemy.engine import Engine
 
-from ghostdb.errors import Interrupted, NotSolved, SolveFailed, UnknownDictionary
+from ghostdb.errors import (
+    Interrupted,
+    KeepFailed,
+    NotSolved,
+    SolveFailed,
+    UnknownDictionary,
+)
 from ghostdb.games.base import VALUE_NAMES, Game, PositionGraph, RuleSet, SortedWords
 from ghostdb.games.registry import check_rules, game_of, parse_rules, played_as
 from ghostdb.reports import SolutionInfo
@@ -294,6 +300,14 @@ def _keep(
     try:
         solution = Solution(engine, lookups, name, rules, lookups.ref(name, rules))
         keep_solution(solution, counted)
+    except Exception as exc:  # the solution stands: say so, and how to finish
+        from ghostdb.store.faults import describe
+
+        raise KeepFailed(
+            f"{name} is solved and published, but keeping its answers failed: "
+            f"{describe(exc).removeprefix('error: ')} — then run `ghostdb solve {name}"
+            f"{rules.flags()}` to keep them"
+        ) from None  # described above: the CLI would otherwise describe only the cause
     finally:
         lookups.close()
     if progress:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import and_, case, func, select
@@ -241,48 +241,29 @@ def work_out(solution: Solution, question: str) -> Any:
 
 
 def check_kept(
-    engine: Engine, solution_id: int, names: dict[int, tuple[str, str]]
+    engine: Engine, solution_id: int, handle: Callable[[int], Solution | None]
 ) -> tuple[int, list[str]]:
     """Work every answer kept about a solution out again from the stored positions and
-    compare (for `verify`); ``names`` gives each published solution's (name, rules key).
-    Returns how many answers were checked and what disagrees."""
-    from ghostdb.store.lookups import Lookups
-    from ghostdb.store.solution import Solution
-
+    compare (for `verify`); ``handle`` gives a published solution's handle by id (None:
+    not published).  Returns how many answers were checked and what disagrees."""
     with engine.connect() as conn:
         answers = kept.stored(conn, solution_id)
-    if not answers:
-        return 0, []
-    lookups = Lookups(engine)
-    handles: dict[int, Solution] = {}
-
-    def handle(sid: int) -> Solution:
-        if sid not in handles:
-            name, key = names[sid]
-            rules = g.parse_rules(key)
-            handles[sid] = Solution(engine, lookups, name, rules, lookups.ref(name, rules))
-        return handles[sid]
-
+    here = handle(solution_id) if answers else None
     problems = []
-    try:
-        for key, body in answers:
-            if key.other_id:
-                if key.other_id not in names:
-                    problems.append(
-                        f"a comparison is kept with solution {key.other_id}, which is not published"
-                    )
-                    continue
-                fresh = work_out_pair(
-                    handle(solution_id), handle(key.other_id), body.get("limit", 0)
-                )
-                what = f"the comparison with {' '.join(names[key.other_id])}"
-            else:
-                fresh = work_out(handle(solution_id), key.question)
-                what = f"the kept {key.question}"
-            if not kept.same(body, fresh):
-                problems.append(f"{what} differs from what the positions give")
-    finally:
-        lookups.close()
+    for key, body in answers:
+        assert here is not None
+        if key.other_id:
+            other = handle(key.other_id)
+            if other is None:
+                problems.append(f"a comparison is kept with unpublished solution {key.other_id}")
+                continue
+            fresh = work_out_pair(here, other, body.get("limit", 0))
+            what = f"the comparison with {other.name} {other.rules.key}"
+        else:
+            fresh = work_out(here, key.question)
+            what = f"the kept {key.question}"
+        if not kept.same(body, fresh):
+            problems.append(f"{what} differs from what the positions give")
     return len(answers), problems
 
 

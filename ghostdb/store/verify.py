@@ -179,12 +179,27 @@ def verify_store(
 def _check_kept(engine: Engine, verdict: Verdict, names: dict[int, tuple[str, str]]) -> None:
     """Work the solution's kept answers out again and compare (when its positions are
     sound: answers worked out from wrong rows would only repeat what is found)."""
+    from ghostdb.store.lookups import Lookups
     from ghostdb.store.reports import check_kept
+    from ghostdb.store.solution import Solution
 
+    if not verdict.ok:
+        return
     started = time.perf_counter()
-    if verdict.ok:
-        verdict.kept, problems = check_kept(engine, verdict.solution_id, names)
-        verdict.found("kept answer", len(problems), problems)
+    lookups = Lookups(engine)
+
+    def handle(solution_id: int) -> Solution | None:
+        if solution_id not in names:
+            return None
+        name, key = names[solution_id]
+        rules = parse_rules(key)
+        return Solution(engine, lookups, name, rules, lookups.ref(name, rules))
+
+    try:
+        verdict.kept, problems = check_kept(engine, verdict.solution_id, handle)
+    finally:
+        lookups.close()
+    verdict.found("kept answer", len(problems), problems)
     verdict.seconds += time.perf_counter() - started
 
 
