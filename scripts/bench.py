@@ -17,7 +17,10 @@ The rows (the word list is ENABLE, ../shared/wordlists/enable1.txt, unless --wor
 - Insert and Anagram Ghost, and Ghost for three players, on the word list;
 - Debian's wamerican-insane list (/usr/share/dict/american-english-insane);
 - Debian's Polish list (/usr/share/dict/polish): ingest, Ghost/3 and SuperDuperGhost/3
-  solved, their bytes a position in memory and on disk, and verify of each;
+  solved, their bytes a position in memory and on disk, what keeping their whole-solution
+  answers added to the solve, every whole-solution read command (report, survey, compare,
+  openings --words, strategy) in a fresh process once kept against `ghostdb lookup`, and
+  verify of each;
 - whole plans, a comparison of two rule sets, self-play;
 - `ghostdb verify` of the stored Ghost and SuperDuperGhost solutions, best of 3;
 - `ghostdb solve --all` (six rule sets) with --jobs 1 and --jobs 2;
@@ -568,11 +571,76 @@ def polish(bench: Bench, quick: bool) -> list[Row]:
             at_most(f"{title} on disk (SQLite)", size / count, 40.0, lambda x: f"{x:.1f} B", note)
         )
     for key, _, _ in solved:
+        s = bench.solved.get((POLISH, key)) or solve_list(bench, POLISH, key, db=db)
+        kept = kept_seconds(db, key)
+        note = f"{secs(kept)} of the solve's {secs(s.seconds)}: its figures, plans, openings"
+        title = f"polish {VARIANTS[key]}/3 answers kept at publish"
+        rows.append(at_most(title, kept / s.seconds, 0.15, times, note))
+    if not quick:
+        rows += polish_reads(db)
+    for key, _, _ in solved:
         flags = ["--rules", "superduper"] if key == DUPER else []
         # `run` raises unless verify exits 0: clean
         done = run(ghostdb("verify", "polish", *flags, "--db", db), SOLVE_TIMEOUT)
         note = f"clean; peak {mb(done.peak_mb)}"
         rows.append(Row(f"polish {VARIANTS[key]}/3 verify", secs(done.seconds), note=note))
+    return rows
+
+
+KEPT_READS = (
+    ("report", ("report", "polish")),
+    ("survey", ("survey",)),
+    ("compare two rule sets", ("compare", "polish", "--vs-rules", "superduper")),
+    ("compare two dictionaries", ("compare", "polish", "polish-folded")),
+    ("openings --words", ("openings", "polish", "--words")),
+    ("openings --words, SuperDuperGhost", ("openings", "polish", "-r", "superduper", "--words")),
+    ("strategy, player 0", ("strategy", "polish", "--player", "0")),
+    ("strategy, player 1", ("strategy", "polish", "--player", "1")),
+    ("strategy, SuperDuperGhost player 1", ("strategy", "polish", "-r", "superduper", "-p", "1")),
+)
+READ_PAIRS = 7
+
+
+def kept_seconds(db: str, key: str) -> float:
+    """What working out the kept answers of a published solution took (their recorded
+    seconds), read with the standard library's sqlite3."""
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        row = conn.execute(
+            "SELECT sum(k.seconds) FROM kept_answers k JOIN solutions s ON s.id = k.solution_id "
+            "WHERE s.status = 'complete' AND s.rules = ? AND k.other_id = 0",
+            (key,),
+        ).fetchone()
+    return float(row[0] or 0.0)
+
+
+def polish_reads(db: str) -> list[Row]:
+    """Every whole-solution read command on Polish in a fresh process, once worked out
+    and kept, side by side with `ghostdb lookup polish` (its own time): the ratio of the
+    medians is to be at most 1.3.  The first run of each (which works out what a solve did
+    not keep: a comparison) is shown too."""
+    # A second dictionary to compare with: the same list, its accents folded.
+    folded = ("--fold-accents", "--name", "polish-folded")
+    run(ghostdb("ingest", str(POLISH), *folded, "--db", db), SOLVE_TIMEOUT)
+    run(ghostdb("solve", "polish-folded", "--db", db), SOLVE_TIMEOUT)
+    rows = []
+    for label, args in KEPT_READS:
+        first = run(ghostdb(*args, "--db", db), SOLVE_TIMEOUT)
+        ours, base = side_by_side(
+            lambda args=args: run(ghostdb(*args, "--db", db)),
+            lambda: run(ghostdb("lookup", "polish", "--db", db)),
+            READ_PAIRS,
+        )
+        ratio = statistics.median(r.seconds for r in ours) / statistics.median(
+            r.seconds for r in base
+        )
+        note = (
+            f"{secs(statistics.median(r.seconds for r in ours))} against "
+            f"{secs(statistics.median(r.seconds for r in base))}, medians of {READ_PAIRS}; "
+            f"first run {secs(first.seconds)}, peak {mb(max(r.peak_mb for r in ours))}"
+        )
+        rows.append(at_most(f"polish {label} (kept) / lookup", ratio, 1.3, times, note))
     return rows
 
 
