@@ -18,20 +18,27 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import String, cast, func, insert, null, select
 
 from ghostdb.errors import BadMove, NotWorkedOut
 from ghostdb.games.base import VALUE_NAMES
+from ghostdb.games.ghost.rules import Variant
 from ghostdb.store import dictionaries
+from ghostdb.store import queries as q
 from ghostdb.store.db import serialise, writing
 from ghostdb.store.queries import FastQuery, now
 from ghostdb.store.schema import decisive as runs
-from ghostdb.store.schema import decisive_words, positions
+from ghostdb.store.schema import decisive_words, positions, solutions
+from ghostdb.store.schema import dictionaries as dictionaries_table
+from ghostdb.store.schema import words as words_table
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+
     from sqlalchemy.engine import Connection
 
     from ghostdb.games.base import RuleSet
+    from ghostdb.games.ghost.decisive import Fragments
     from ghostdb.reports import DecisiveWords, WhyDiffer
     from ghostdb.store.solution import Solution
     from ghostdb.store.store import Store
@@ -89,9 +96,8 @@ def _work_out(
     started = time.perf_counter()
     inputs = _inputs(solution.engine, key)  # before the words: see `_store`
     min_length = solution.rules.min_length
-    words = dictionaries.words(solution.engine, solution.name, min_length)
     pool_words = _pool(solution, pool, min_length) if pool is not None else None
-    decider = solution.game.decider(words, values(solution))
+    decider = _decider(solution)
     found = {
         "delete": decider.single_deletions(position),
         "add": [] if pool_words is None else decider.single_additions(position, pool_words),
@@ -151,7 +157,7 @@ def _work_out_why(
     words_a = dictionaries.words(left.engine, left.name, min_length)
     words_b = _pool(left, b, min_length)  # ingested the same way, or one line why not
     both = set(words_a) & set(words_b)
-    decider = left.game.decider(words_a, values(left))
+    decider = _decider(left)
     outcome = decider.outcome("")
     found: dict[str, list[Any]] = {kind: [] for kind in WORD_KINDS}
     row = {
@@ -208,7 +214,6 @@ def _inputs(engine: Any, key: tuple[int, str, str, int]) -> tuple[Any, ...]:
 
 
 def _inputs_in(conn: Connection, key: tuple[int, str, str, int]) -> tuple[Any, ...]:
-    from ghostdb.store import queries as q
 
     solution_id, _, _, pool_id = key
     pool_sha = q.dictionary_sha256(conn, pool_id) if pool_id else None
@@ -296,15 +301,29 @@ def check_answers(
     answers = stored_answers(conn, solution_id)
     if not answers:
         return 0, []
-    decider = game.decider(words, _stored_values(conn, solution_id))
+    decider = _checking_decider(conn, solution_id, game, words)
     problems: list[str] = []
     for row in answers:
         problems += _check_answer(conn, row, decider, game.rules.min_length)
     return len(answers), problems
 
 
+def _checking_decider(conn: Connection, solution_id: int, game: Any, words: Sequence[str]) -> Any:
+    """The decider `check_answers` re-evaluates with: from arrays in plain Ghost (see
+    `_decider`), the game words those verify read."""
+    if game.rules.variant is not Variant.GHOST:
+        return game.decider(words, _stored_values(conn, solution_id))
+    alphabet = conn.execute(
+        select(dictionaries_table.c.alphabet)
+        .select_from(solutions.join(dictionaries_table))
+        .where(solutions.c.id == solution_id)
+    ).scalar_one()
+    found = read_fragments(conn, solution_id, alphabet)
+    found.mark_words(["\n".join(words)])
+    return game.decider((), found)
+
+
 def _check_answer(conn: Connection, row: Any, decider: Any, min_length: int) -> list[str]:
-    from ghostdb.store import queries as q
 
     kept, position = stored_words(conn, row), row["position"]
     where = f"decisive words at {position!r}" if row["question"] == EDITS else "why"
@@ -342,10 +361,17 @@ def _check_answer(conn: Connection, row: Any, decider: Any, min_length: int) -> 
 # -- what an answer is worked out from -----------------------------------------------------------
 
 
-def values(solution: Solution) -> dict[str, str]:
-    """Every stored fragment of a solution with its outcome."""
+def values(solution: Solution) -> Mapping[str, str]:
+    """Every stored fragment of a solution with its outcome: in plain Ghost a
+    `Fragments` (arrays, the game words marked in it: see `read_fragments`), in the
+    Super variants a dict."""
     with solution.engine.connect() as conn:
-        return _stored_values(conn, solution.id)
+        if solution.rules.variant is not Variant.GHOST:
+            return _stored_values(conn, solution.id)
+        dictionary = dictionaries.dictionary_row(conn, solution.name)
+        found = read_fragments(conn, solution.id, dictionary.alphabet)
+        found.mark_words(_word_pieces(conn, dictionary.id, solution.rules.min_length))
+        return found
 
 
 def _stored_values(conn: Connection, solution_id: int) -> dict[str, str]:
@@ -356,6 +382,130 @@ def _stored_values(conn: Connection, solution_id: int) -> dict[str, str]:
     )
     rows = FastQuery(stmt, conn.dialect).run(conn.connection.driver_connection, {})
     return {fragment: VALUE_NAMES[code] for fragment, code in rows}
+
+
+def _decider(solution: Solution) -> Any:
+    """The solution's decider (`ghostdb.games.ghost.decisive`)."""
+    plain = solution.rules.variant is Variant.GHOST
+    # Plain Ghost's fragments bring their words marked (read once, as arrays).
+    min_length = solution.rules.min_length
+    words = () if plain else dictionaries.words(solution.engine, solution.name, min_length)
+    return solution.game.decider(words, values(solution))
+
+
+PIECE = 1_000_000
+"""How many fragments or words one read brings (as one text each)."""
+
+
+def read_fragments(conn: Connection, solution_id: int, alphabet: str) -> Fragments:
+    """A plain-Ghost solution's fragments and values as arrays, a length at a time, each
+    piece of a length read as one text (the fragments end to end: all are that long)
+    and one of outcome digits: no Python object a row."""
+    import numpy as np
+
+    from ghostdb.games.ghost.decisive import Encoder, Fragments
+
+    code = Encoder(alphabet)
+    won_code = np.array([name == "win" for name in VALUE_NAMES] + [False] * 6)
+    keys: list[Any] = []
+    won: list[Any] = []
+    while True:
+        level = _read_level(conn, solution_id, len(keys), code, won_code, alphabet)
+        if level is None:
+            break
+        keys.append(level[0])
+        won.append(level[1])
+    return Fragments(alphabet, keys, np.concatenate(won) if won else np.zeros(0, bool))
+
+
+def _read_level(
+    conn: Connection, solution_id: int, n: int, code: Any, won_code: Any, alphabet: str
+) -> tuple[Any, Any] | None:
+    """The sorted keys and values of the fragments of ``n`` letters, or None if none."""
+    import numpy as np
+
+    from ghostdb.games.ghost.decisive import _flat, decode
+
+    sqlite = conn.dialect.name == "sqlite"
+    keys, won = [], []
+    start: str | None = None  # a piece starts after the highest fragment of the one before
+    while True:
+        piece = (
+            select(positions.c.fragment, positions.c.outcome)
+            .where(positions.c.solution_id == solution_id, positions.c.level == n)
+            .order_by(positions.c.fragment)
+            .limit(PIECE)
+        )
+        if start is not None:
+            piece = piece.where(positions.c.fragment > start)
+        sub = piece.subquery()
+        high = null() if sqlite else func.max(sub.c.fragment)
+        text, digits, highest, count = conn.execute(
+            select(
+                func.aggregate_strings(sub.c.fragment, ""),
+                func.aggregate_strings(cast(sub.c.outcome, String), ""),
+                high,
+                func.count(),
+            )
+        ).one()
+        if not count:
+            break
+        if len(text) != count * n or len(digits) != count:
+            raise ValueError(f"the fragments of level {n} are not {n} letters long")
+        piece_keys = code(text, n)
+        piece_won = won_code[np.frombuffer(digits.encode("ascii"), np.uint8) - ord("0")]
+        if n == 0:  # the start alone
+            return piece_keys, piece_won
+        order = np.argsort(_flat(piece_keys), kind="stable")  # the database's order, or not
+        keys.append(piece_keys[order])
+        won.append(piece_won[order])
+        if count < PIECE:
+            break
+        following = decode(code.alphabet, bytes(keys[-1][-1]), code.width) if sqlite else highest
+        if following == start:  # a piece that does not move on would be read forever
+            raise RuntimeError(f"reading the fragments stopped at {start!r}")
+        start = following
+    if not keys:
+        return None
+    level_keys, level_won = np.concatenate(keys), np.concatenate(won)
+    if len(keys) > 1:  # pieces in a server's collation: sorted again by code point
+        order = np.argsort(_flat(level_keys), kind="stable")
+        level_keys, level_won = level_keys[order], level_won[order]
+    return level_keys, level_won
+
+
+def _word_pieces(conn: Connection, dictionary_id: int, min_length: int) -> Iterator[str]:
+    """A dictionary's words of at least ``min_length`` letters, `PIECE` at a time, each
+    piece one text of words joined by newlines (as `queries.dictionary_words` reads them,
+    left unsplit)."""
+    sqlite = conn.dialect.name == "sqlite"
+    start: str | None = None
+    while True:
+        piece = (
+            select(words_table.c.word)
+            .where(
+                words_table.c.dictionary_id == dictionary_id,
+                func.length(words_table.c.word) >= min_length,
+            )
+            .order_by(words_table.c.word)
+            .limit(PIECE)
+        )
+        if start is not None:
+            piece = piece.where(words_table.c.word > start)
+        sub = piece.subquery()
+        high = null() if sqlite else func.max(sub.c.word)
+        joined, highest, count = conn.execute(
+            select(func.aggregate_strings(sub.c.word, "\n"), high, func.count())
+        ).one()
+        if not count:
+            return
+        yield joined
+        if count < PIECE:
+            return
+        following = max(joined.split("\n")) if sqlite else highest
+        if following == start:
+            raise RuntimeError(f"reading the words stopped at {start!r}")
+        start = following
 
 
 def _pool_id(solution: Solution, pool: str) -> int:

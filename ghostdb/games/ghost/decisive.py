@@ -20,12 +20,13 @@ exact: see `ghostdb.games.ghost.infix_decisive`.
 from __future__ import annotations
 
 import bisect
+import itertools
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # numpy is imported where prices are worked out: a kept answer reads without
+if TYPE_CHECKING:  # numpy is imported where it is used: a kept answer reads without
     import numpy as np
 
 WIN, LOSS, GONE = "win", "loss", "gone"
@@ -34,7 +35,6 @@ longer a fragment (no word begins with it)."""
 INFINITE = 1 << 60
 CAP = 1 << 40
 """Infinite in the price arrays: sums of a fragment's children stay far from int64's end."""
-_TOP = chr(0x10FFFF)
 
 
 @dataclass(frozen=True)
@@ -141,42 +141,46 @@ class Decider(SingleEdits):
 
     ``values`` maps every stored fragment to its outcome for the player to move there
     (``win`` or ``loss``); ``words`` are the game words (of at least the minimum length).
+    A `Fragments` brings its words marked already (``words`` is then not read again).
     """
 
     def __init__(self, words: Iterable[str], values: Mapping[str, str], misere: bool) -> None:
-        self.words = sorted(words)
-        self.word_set = frozenset(self.words)
-        self.values = values
+        self.fragments = values if isinstance(values, Fragments) else Fragments.of(values, words)
+        self.values: Mapping[str, str] = self.fragments
+        self.word_set = WordSet(self.fragments)
         self.terminal = LOSS if misere else WIN
         """The value at a word for the player to move there: the other completed it."""
-        self.children: dict[str, int] = {}
-        self.losing: dict[str, int] = {}
-        for fragment, value in values.items():
-            if fragment:
-                parent = fragment[:-1]
-                self.children[parent] = self.children.get(parent, 0) + 1
-                if value == LOSS:
-                    self.losing[parent] = self.losing.get(parent, 0) + 1
+
+    @property
+    def words(self) -> list[str]:
+        """Every game word, sorted (made on request: a large list's are millions)."""
+        return self.fragments.words_under("")
 
     # -- the shape of the word list ----------------------------------------------------------
 
     def words_under(self, fragment: str) -> int:
         """How many game words begin with ``fragment``."""
-        lo = bisect.bisect_left(self.words, fragment)
-        return bisect.bisect_left(self.words, fragment + _TOP, lo) - lo
+        i = self.fragments.index(fragment)
+        return int(self.fragments.under[i]) if i >= 0 else 0
 
     def reaches(self, position: str, word: str) -> bool:
         """Whether editing ``word`` may change ``position``: it lies below it."""
         return word != position and word.startswith(position)
 
     def words_below(self, fragment: str) -> list[str]:
-        lo = bisect.bisect_left(self.words, fragment)
-        return self.words[lo : bisect.bisect_left(self.words, fragment + _TOP, lo)]
+        return self.fragments.words_under(fragment)
 
     def outcome(self, position: str) -> str:
         return self.values[position]
 
     # -- one path re-evaluated ---------------------------------------------------------------
+
+    def _counts(self, fragment: str) -> tuple[int, int]:
+        """A stored fragment's children, and those lost for their mover."""
+        i = self.fragments.index(fragment)
+        if i < 0:
+            return 0, 0
+        return int(self.fragments.children[i]), int(self.fragments.losing[i])
 
     def _propagate(self, position: str, node: str, old: str, new: str) -> str:
         """The state of ``position`` once ``node`` (below or at it) went from ``old`` to
@@ -185,8 +189,9 @@ class Decider(SingleEdits):
             parent = node[:-1]
             if parent in self.word_set:
                 return self.values[position]  # a word stops play: nothing below it counts
-            children = self.children.get(parent, 0) + (new != GONE) - (old != GONE)
-            losing = self.losing.get(parent, 0) + (new == LOSS) - (old == LOSS)
+            children, losing = self._counts(parent)
+            children += (new != GONE) - (old != GONE)
+            losing += (new == LOSS) - (old == LOSS)
             state = GONE if children == 0 else WIN if losing else LOSS
             node, old, new = parent, self.values[parent], state
         return new if node == position else self.values[position]
@@ -201,8 +206,56 @@ class Decider(SingleEdits):
             return self.values[position]
         # Longer words go on: play continues past it (its value from its children).
         on = self.words_under(word) > 1
-        new = (WIN if self.losing.get(word, 0) else LOSS) if on else GONE
+        new = (WIN if self._counts(word)[1] else LOSS) if on else GONE
         return self._propagate(position, word, self.values[word], new)
+
+    def single_deletions(self, position: str) -> list[Edit]:
+        """Every game word whose deletion alone changes ``position``'s outcome: what a
+        change of each fragment's state does to ``position`` is worked out for every
+        fragment below it at once, a length at a time from ``position`` down (see
+        `_effects`), and each word read off by the state its deletion leaves it in."""
+        import numpy as np
+
+        f = self.fragments
+        now = _CODE[self.values[position]]
+        found = []
+        for (lo, hi), effect in zip(
+            f.under_position(position), self._effects(position), strict=True
+        ):
+            at = np.flatnonzero(f.word[lo:hi])
+            ids = at + lo
+            # Longer words go on: play continues past it (its value from its children).
+            new = np.where(f.under[ids] > 1, (f.losing[ids] > 0).astype(np.int8), _G)
+            changed = at[effect[at, new] != now]
+            found += [f.fragment(int(i) + lo) for i in changed]
+        return [self.explain(position, w, False) for w in sorted(found)]
+
+    def _effects(self, position: str) -> Iterator[np.ndarray]:
+        """For each length from ``position``'s on, for each fragment of that length below
+        ``position``: the state ``position`` is left in when the fragment's state becomes
+        loss, win or gone (columns 0, 1, 2), as `_propagate` walks it."""
+        import numpy as np
+
+        f = self.fragments
+        now = _CODE[self.values[position]]
+        effect = np.array([[_L, _W, _G]], np.int8)  # at the position: the change itself
+        runs = f.under_position(position)
+        yield effect
+        for (p_lo, _), (lo, hi) in itertools.pairwise(runs):
+            parent = f.parent[lo:hi]
+            old = f.won[lo:hi].astype(np.int8)
+            blocked = f.word[parent]
+            before = f.won[parent].astype(np.int8)
+            local = parent - p_lo
+            following = np.empty((hi - lo, 3), np.int8)
+            for state in (_L, _W, _G):
+                children = f.children[parent] + (state != _G) - 1
+                losing = f.losing[parent] + (state == _L) - (old == _L)
+                after = np.where(children == 0, _G, (losing > 0).astype(np.int8))
+                same = blocked | (state == old) | (after == before)
+                following[:, state] = np.where(same, now, effect[local, after])
+            effect = following
+            yield effect
 
     def added(self, position: str, word: str) -> str:
         """The state of ``position`` with ``word`` (not a game word; below it) added."""
@@ -259,54 +312,58 @@ class Decider(SingleEdits):
         prices = _Prices(self, position, added, frozenset(keep))
         now = self.values[position]
         goal = target or (LOSS if now == WIN else WIN)
-        cost = prices.price(position, goal)
+        root = prices.local(position)
+        cost = prices.price(root, goal)
         if cost >= INFINITE or goal == now:
             return Fewest(None if goal != now else 0, (), None if goal != now else now)
-        deleted: list[str] = []
-        adding: list[str] = []
-        chosen: dict[str, str] = {}
-        self._choose(position, goal, prices, added, deleted, adding, chosen)
+        deleting: list[int] = []
+        adding_at: list[int] = []
+        chosen: dict[int, str] = {}
+        self._choose(root, goal, prices, deleting, adding_at, chosen)
+        deleted = [prices.fragment(i) for i in deleting]
+        adding = [prices.fragment(i) for i in adding_at]
         edits = []
         for word in sorted(deleted + adding):
             move = word[: len(position) + 1]
             before = self.values.get(move, GONE)
-            edits.append(Edit(word, word in adding, goal, move, before, chosen[move]))
+            after = chosen[prices.local(move)]
+            edits.append(Edit(word, word in adding, goal, move, before, after))
         return Fewest(cost, tuple(sorted(deleted)), goal, tuple(sorted(adding)), edits=tuple(edits))
 
     def _choose(
         self,
-        fragment: str,
+        node: int,
         state: str,
         prices: _Prices,
-        added: set[str],
-        deleted: list[str],
-        adding: list[str],
-        chosen: dict[str, str],
+        deleted: list[int],
+        adding: list[int],
+        chosen: dict[int, str],
     ) -> None:
-        """The edits that give ``fragment`` ``state`` at its price (`_Prices`' choices);
-        ``chosen`` gets the state given to each fragment visited."""
-        chosen[fragment] = state
-        price = prices.price(fragment, state)
+        """The edits that give the fragment numbered ``node`` (in ``prices``) ``state`` at
+        its price (`_Prices`' choices); ``chosen`` gets the state given to each fragment
+        visited."""
+        chosen[node] = state
+        price = prices.price(node, state)
         if price == 0:
             return
-        word = fragment in self.word_set
-        children = prices.children(fragment)
+        word = bool(prices.word[node])
+        children = prices.children(node)
         if state == GONE:
             if word:
-                deleted.append(fragment)
+                deleted.append(node)
             for child in children:
-                self._choose(child, GONE, prices, added, deleted, adding, chosen)
+                self._choose(child, GONE, prices, deleted, adding, chosen)
             return
-        as_word = 0 if word else 1 if fragment in added else INFINITE
+        as_word = 0 if word else 1 if prices.added[node] else INFINITE
         if self.terminal == state and as_word == price:
             if not word:
-                adding.append(fragment)
+                adding.append(node)
             return
         if word:
-            deleted.append(fragment)
+            deleted.append(node)
         if state == WIN:
             best = min(children, key=lambda c: prices.price(c, LOSS))
-            self._choose(best, LOSS, prices, added, deleted, adding, chosen)
+            self._choose(best, LOSS, prices, deleted, adding, chosen)
             return
         won = {c: prices.price(c, WIN) for c in children}
         gone = {c: prices.price(c, GONE) for c in children}
@@ -315,7 +372,7 @@ class Decider(SingleEdits):
             left = min(children, key=lambda c: won[c] - gone[c])
         for child in children:
             keep = child == left or won[child] <= gone[child]
-            self._choose(child, WIN if keep else GONE, prices, added, deleted, adding, chosen)
+            self._choose(child, WIN if keep else GONE, prices, deleted, adding, chosen)
 
 
 class _Prices:
@@ -325,8 +382,10 @@ class _Prices:
     one left won; gone needs every word below deleted; a fragment that is a word (kept,
     or added) has the word's value whatever lies below.
 
-    Fragments are sorted by length, then as strings, so a fragment's children are one
-    run of the next level: sums and minima over them are ``reduceat``s.
+    The fragments are the stored ones below the position, with the new ones the added
+    words make merged into their runs: sorted by length, then as strings, so a
+    fragment's children are one run of the next level: sums and minima over them are
+    ``reduceat``s.
     """
 
     def __init__(
@@ -334,29 +393,97 @@ class _Prices:
     ) -> None:
         import numpy as np
 
-        nodes = [f for f in decider.values if f.startswith(position)]
+        self.fragments = f = decider.fragments
         new = {w[:k] for w in added for k in range(len(position), len(w) + 1)}
-        nodes += sorted(new - decider.values.keys())
-        nodes.sort()
-        nodes.sort(key=len)  # stable: by length, then as strings
-        self.nodes = nodes
-        self.index = index = {f: i for i, f in enumerate(nodes)}
-        n = len(nodes)
-        depth = np.fromiter(map(len, nodes), np.int64, n)
-        parent = np.fromiter((index.get(f[:-1], -1) for f in nodes), np.int64, n)
-        parent[0] = -1  # the position itself
-        word = np.fromiter((f in decider.word_set for f in nodes), bool, n)
-        as_word = np.where(word, 0, np.where([f in added for f in nodes], 1, CAP))
-        not_word = np.where(word, np.where([f in kept for f in nodes], CAP, 1), 0)
+        new = {x for x in new if f.index(x) < 0}
+        self._layout(position, new)
+        n = self.size
+        word = np.zeros(n, bool)
+        added_at = np.zeros(n, bool)
+        kept_at = np.zeros(n, bool)
+        for local, (lo, hi) in zip(self.stored, self.runs, strict=True):
+            word[local] = f.word[lo:hi]
+        for fragment in added:
+            added_at[self.local(fragment)] = True
+        for fragment in kept:
+            if fragment in decider.word_set and fragment.startswith(position):
+                kept_at[self.local(fragment)] = True
+        as_word = np.where(word, 0, np.where(added_at, 1, CAP))
+        not_word = np.where(word, np.where(kept_at, CAP, 1), 0)
+        self.word, self.added = word, added_at
+        self._sweep(decider.terminal == WIN, as_word, not_word)
+
+    def _layout(self, position: str, new: set[str]) -> None:
+        """Number the fragments: each level's stored run with the new fragments of that
+        length merged in order; every fragment's parent as such a number."""
+        import numpy as np
+
+        f = self.fragments
+        self.base = len(position)
+        self.runs = f.under_position(position)
+        deepest = max([len(x) for x in new] + [len(position) + len(self.runs) - 1])
+        self.runs += [(0, 0)] * (deepest + 1 - len(position) - len(self.runs))
+        self.new: list[list[str]] = []
+        self.stored: list[np.ndarray] = []  # each level: where its stored run lands
+        self.new_at: list[np.ndarray] = []  # each level: where its new fragments land
+        self.start = [0]
+        for n, (lo, hi) in enumerate(self.runs, start=len(position)):
+            level = sorted(x for x in new if len(x) == n)
+            view = _Run(f, lo, hi)
+            gaps = np.array([bisect.bisect_left(view, x) for x in level], np.int64)
+            stored = np.arange(hi - lo) + np.searchsorted(gaps, np.arange(hi - lo), "right")
+            self.new.append(level)
+            self.stored.append(stored + self.start[-1])
+            self.new_at.append(gaps + np.arange(len(level)) + self.start[-1])
+            self.start.append(self.start[-1] + hi - lo + len(level))
+        self.size = self.start[-1]
+        self.named = {
+            x: int(i)
+            for lv, at in zip(self.new, self.new_at, strict=True)
+            for x, i in zip(lv, at, strict=True)
+        }
+        parent = np.full(self.size, -1, np.int64)
+        for k in range(1, len(self.runs)):
+            lo, hi = self.runs[k]
+            p_lo, _ = self.runs[k - 1]
+            above = f.parent[lo:hi] - p_lo
+            parent[self.stored[k]] = self.stored[k - 1][above]
+            for x, i in zip(self.new[k], self.new_at[k], strict=True):
+                parent[i] = self.local(x[:-1])
+        self.parent = parent
+
+    def local(self, fragment: str) -> int:
+        """A fragment's number here (stored below the position, or new)."""
+        if fragment in self.named:
+            return self.named[fragment]
+        k = len(fragment) - self.base
+        return int(self.stored[k][self.fragments.index(fragment) - self.runs[k][0]])
+
+    def fragment(self, i: int) -> str:
+        """The fragment numbered ``i`` here."""
+        import numpy as np
+
+        k = bisect.bisect_right(self.start, i) - 1
+        stored = self.stored[k]
+        at = int(np.searchsorted(stored, i)) if len(stored) else 0
+        if at < len(stored) and stored[at] == i:
+            return self.fragments.fragment(self.runs[k][0] + at)
+        new_at = self.new_at[k]
+        return self.new[k][int(np.searchsorted(new_at, i))]
+
+    def _sweep(self, terminal_won: bool, as_word: np.ndarray, not_word: np.ndarray) -> None:
+        """The prices, from the deepest level up (see the class)."""
+        import numpy as np
+
+        n = self.size
         self.won, self.lost, self.gone = (np.full(n, CAP, np.int64) for _ in range(3))
         # Children of each fragment: the run [first, first + count) of the next level.
         self.first = np.zeros(n, np.int64)
         self.count = np.zeros(n, np.int64)
-        terminal_won = decider.terminal == WIN
-        bounds = np.searchsorted(depth, np.arange(len(position), int(depth.max()) + 2))
+        bounds = self.start
         for level in range(len(bounds) - 2, -1, -1):
             lo, hi = bounds[level], bounds[level + 1]
-            win_below, lose_below, gone_below = self._below(lo, hi, bounds, level, parent)
+            win_below, lose_below, gone_below = self._below(lo, hi, bounds, level, self.parent)
             won = np.minimum(not_word[lo:hi] + win_below, CAP)
             lost = np.minimum(not_word[lo:hi] + lose_below, CAP)
             if terminal_won:
@@ -397,16 +524,331 @@ class _Prices:
         lose_below[owners] = np.minimum(total, CAP)
         return win_below, lose_below, gone_below
 
-    def price(self, fragment: str, state: str) -> int:
-        i = self.index[fragment]
-        price = int((self.won, self.lost, self.gone)[_INDEX[state]][i])
+    def price(self, node: int, state: str) -> int:
+        price = int((self.won, self.lost, self.gone)[_INDEX[state]][node])
         return INFINITE if price >= CAP else price
 
-    def children(self, fragment: str) -> list[str]:
-        i = self.index[fragment]
-        first = int(self.first[i])
-        return self.nodes[first : first + int(self.count[i])]
+    def children(self, node: int) -> range:
+        first = int(self.first[node])
+        return range(first, first + int(self.count[node]))
 
 
 _INDEX = {WIN: 0, LOSS: 1, GONE: 2}
 """Where each state's cost stands in a fragment's prices (won, lost, gone)."""
+
+
+class _Run(Sequence[str]):
+    """The stored fragments [lo, hi), as strings on request (to bisect into)."""
+
+    def __init__(self, fragments: Fragments, lo: int, hi: int) -> None:
+        self.fragments, self.lo, self.hi = fragments, lo, hi
+
+    def __len__(self) -> int:
+        return self.hi - self.lo
+
+    def __getitem__(self, i: int) -> str:  # type: ignore[override]
+        return self.fragments.fragment(self.lo + i)
+
+
+class WordSet(Set[str]):
+    """The game words of a `Fragments`, as a set to test against (not to list)."""
+
+    def __init__(self, fragments: Fragments) -> None:
+        self.fragments = fragments
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str):
+            return False
+        i = self.fragments.index(word)
+        return i >= 0 and bool(self.fragments.word[i])
+
+    def __len__(self) -> int:
+        return int(self.fragments.word.sum())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.fragments.words_under(""))
+
+    @classmethod
+    def _from_iterable(cls, it: Iterable[str]) -> set[str]:  # type: ignore[override]
+        return set(it)
+
+
+_L, _W, _G = 0, 1, 2
+_CODE = {LOSS: _L, WIN: _W, GONE: _G}
+"""States as array codes: lost and won for the player to move, gone."""
+
+
+# -- the stored fragments, compactly -------------------------------------------------------
+
+
+class Fragments(Mapping[str, str]):
+    """Every stored fragment of a plain-Ghost solution with its value, which of them are
+    game words, and the counts the walks need, in arrays rather than Python strings (a
+    large list holds millions of fragments: a dict of them took gigabytes).
+
+    Fragments are numbered by length, then as strings (the order of the stored rows), so
+    the fragments of one length are one sorted run.  Each run's keys are fixed-width
+    byte strings: a letter is its rank in the alphabet as one byte (two past 253
+    letters), every byte nonzero, so byte order is code-point order and a shorter key
+    (a prefix) padded with zero bytes sorts before everything that extends it.
+    """
+
+    def __init__(self, alphabet: str, keys: list[np.ndarray], won: np.ndarray) -> None:
+        """``keys[n]``: the sorted keys of the fragments of ``n`` letters, a uint8 matrix
+        (see `Encoder`); ``won``: each fragment's value for the player to move there, in
+        the fragments' order.  Every prefix of a fragment must be one."""
+        import numpy as np
+
+        alphabet = sorted_letters(alphabet)
+        self.alphabet, self.width = alphabet, _width(alphabet)
+        self._rank = {c: i for i, c in enumerate(alphabet)}
+        self.keys = keys
+        self.flat = [_flat(k) for k in keys]
+        sizes = [len(k) for k in keys]
+        self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        self.won = won.astype(bool)
+        self.word = np.zeros(len(won), bool)
+        self.parent = np.full(len(won), -1, np.int64)
+        for n in range(1, len(keys)):
+            lo, hi = self.offsets[n], self.offsets[n + 1]
+            self.parent[lo:hi] = self._parents_at(n)
+        self.children = np.bincount(self.parent[1:], minlength=len(won)).astype(np.int32)
+        losing = self.parent[1:][~self.won[1:]]
+        self.losing = np.bincount(losing, minlength=len(won)).astype(np.int32)
+        self.under = np.zeros(len(won), np.int64)  # game words under each, set by `mark_words`
+
+    @classmethod
+    def of(cls, values: Mapping[str, str], words: Iterable[str]) -> Fragments:
+        """From a mapping of every fragment to its value, and the game words."""
+        import numpy as np
+
+        alphabet = "".join(sorted({c for f in values for c in f}))
+        code = Encoder(alphabet)
+        by_length: dict[int, list[str]] = {}
+        for fragment in values:
+            by_length.setdefault(len(fragment), []).append(fragment)
+        keys, won = [], []
+        for n in range(max(by_length, default=-1) + 1):
+            level = sorted(by_length.get(n, []))
+            keys.append(code("".join(level), n))
+            won.append(np.array([values[f] == WIN for f in level], bool))
+        found = cls(alphabet, keys, np.concatenate(won) if won else np.zeros(0, bool))
+        found.mark_words(["\n".join(words)])
+        return found
+
+    def _parents_at(self, n: int) -> np.ndarray:
+        """The index of each fragment of ``n`` letters' parent (its first ``n - 1``)."""
+        import numpy as np
+
+        if n == 1:
+            return np.zeros(len(self.keys[1]), np.int64)
+        heads = _flat(np.ascontiguousarray(self.keys[n][:, : (n - 1) * self.width]))
+        at = np.searchsorted(self.flat[n - 1], heads)
+        if len(at) and (at.max() >= len(self.flat[n - 1]) or (self.flat[n - 1][at] != heads).any()):
+            raise ValueError(f"a fragment of {n} letters has no stored parent")
+        return at + self.offsets[n - 1]
+
+    def mark_words(self, pieces: Iterable[str]) -> None:
+        """Mark the game words, given as pieces of text, each of words joined by
+        newlines (every word a stored fragment), and count the words under each
+        fragment."""
+        for text in pieces:
+            if text:
+                self._mark(text)
+        self._count_under()
+
+    def _mark(self, text: str) -> None:
+        import numpy as np
+
+        points = np.frombuffer(text.encode("utf-32-le"), np.uint32)
+        ends = np.append(np.flatnonzero(points == ord("\n")), len(points))
+        starts = np.r_[0, ends[:-1] + 1]
+        lengths = ends - starts
+        code = Encoder(self.alphabet)
+        for n in np.unique(lengths).tolist():
+            if n == 0 or n >= len(self.keys):
+                raise ValueError(f"a word of {n} letters is no stored fragment")
+            rows = starts[lengths == n]
+            key = _flat(code.points(points[rows[:, None] + np.arange(n)]))
+            at = np.searchsorted(self.flat[n], key)
+            if (at >= len(self.flat[n])).any() or (self.flat[n][at] != key).any():
+                raise ValueError("a word is no stored fragment")
+            self.word[at + self.offsets[n]] = True
+
+    def _count_under(self) -> None:
+        import numpy as np
+
+        under = self.word.astype(np.int64)
+        for n in range(len(self.keys) - 1, 0, -1):
+            lo, hi = self.offsets[n], self.offsets[n + 1]
+            p_lo, p_hi = self.offsets[n - 1], lo
+            below = np.bincount(self.parent[lo:hi] - p_lo, under[lo:hi], p_hi - p_lo)
+            under[p_lo:p_hi] += below.astype(np.int64)
+        self.under = under
+
+    # -- one fragment ------------------------------------------------------------------------
+
+    def key(self, fragment: str) -> bytes | None:
+        """The fragment's key, or None when a letter is not in the alphabet."""
+        ranks = self._rank
+        try:
+            codes = [ranks[c] for c in fragment]
+        except KeyError:
+            return None
+        if self.width == 1:
+            return bytes(r + 1 for r in codes)
+        return bytes(b for r in codes for b in (1 + r // 255, 1 + r % 255))
+
+    def index(self, fragment: str) -> int:
+        """The fragment's number, or -1 when it is not stored."""
+        import numpy as np
+
+        n = len(fragment)
+        if n >= len(self.keys):
+            return -1
+        if n == 0:
+            return 0 if len(self.won) else -1
+        key = self.key(fragment)
+        flat = self.flat[n]
+        if key is None or not len(flat):
+            return -1
+        at = int(np.searchsorted(flat, key))
+        return int(self.offsets[n]) + at if at < len(flat) and flat[at] == key else -1
+
+    def fragment(self, i: int) -> str:
+        """The fragment numbered ``i``."""
+        import numpy as np
+
+        n = int(np.searchsorted(self.offsets, i, side="right")) - 1
+        row = self.keys[n][i - int(self.offsets[n])]
+        return decode(self.alphabet, bytes(row), self.width)
+
+    def run(self, position: str, n: int) -> tuple[int, int]:
+        """The numbers [lo, hi) of the fragments of ``n`` letters that begin with
+        ``position`` (one run: they sort together)."""
+        import numpy as np
+
+        if n >= len(self.keys) or n < len(position):
+            return 0, 0
+        base = int(self.offsets[n])
+        if n == 0:
+            return base, base + len(self.keys[0])
+        key = self.key(position)
+        if key is None:
+            return base, base
+        flat = self.flat[n]
+        lo = int(np.searchsorted(flat, key))
+        hi = int(np.searchsorted(flat, key + b"\xff" * self.width, side="right"))
+        return base + lo, base + hi
+
+    def under_position(self, position: str) -> list[tuple[int, int]]:
+        """Every run of fragments beginning with ``position``, by length."""
+        return [self.run(position, n) for n in range(len(position), len(self.keys))]
+
+    # -- a mapping of fragments to values ----------------------------------------------------
+
+    def __getitem__(self, fragment: str) -> str:
+        i = self.index(fragment)
+        if i < 0:
+            raise KeyError(fragment)
+        return WIN if self.won[i] else LOSS
+
+    def __contains__(self, fragment: object) -> bool:
+        return isinstance(fragment, str) and self.index(fragment) >= 0
+
+    def __len__(self) -> int:
+        return len(self.won)
+
+    def __iter__(self) -> Iterator[str]:
+        for n, keys in enumerate(self.keys):
+            for row in keys:
+                yield decode(self.alphabet, bytes(row), self.width) if n else ""
+
+    def words_under(self, position: str) -> list[str]:
+        """The game words beginning with ``position``, sorted."""
+        import numpy as np
+
+        found = []
+        for n, (lo, hi) in enumerate(self.under_position(position), start=len(position)):
+            rows = np.flatnonzero(self.word[lo:hi]) + lo - self.offsets[n]
+            found += self.decode_rows(self.keys[n][rows], n)
+        return sorted(found)
+
+    def decode_rows(self, keys: np.ndarray, n: int) -> list[str]:
+        """Keys of ``n`` letters back to fragments, many at once."""
+        import numpy as np
+
+        letters = np.array([0] + [ord(c) for c in self.alphabet], np.uint32)
+        if self.width == 1:
+            ranks = keys.astype(np.int64)
+        else:
+            pairs = keys.reshape(len(keys), n, 2).astype(np.int64)
+            ranks = (pairs[..., 0] - 1) * 255 + pairs[..., 1]
+        text = letters[ranks].tobytes().decode("utf-32-le")
+        return [text[i : i + n] for i in range(0, len(text), n)] if n else [""] * len(keys)
+
+
+class Encoder:
+    """Letters to keys (see `Fragments`), many fragments of one length at once."""
+
+    def __init__(self, alphabet: str) -> None:
+        import numpy as np
+
+        self.alphabet = alphabet = sorted_letters(alphabet)
+        self.width = _width(alphabet)
+        # A table from code point to key: one look-up a letter (0: not in the alphabet).
+        points = [ord(c) for c in alphabet]
+        self.table = np.zeros(max(points, default=0) + 2, np.uint32)
+        ranks = np.arange(len(points), dtype=np.uint32)
+        if self.width == 1:
+            self.table[points] = ranks + 1
+        else:  # two bytes, both nonzero, the first the more significant
+            self.table[points] = (1 + ranks // 255) * 256 + 1 + ranks % 255
+
+    def points(self, matrix: np.ndarray) -> np.ndarray:
+        """Code points (rows of one length) to keys, a uint8 matrix."""
+        import numpy as np
+
+        if matrix.size and int(matrix.max()) >= len(self.table) - 1:
+            matrix = np.minimum(matrix, len(self.table) - 1)  # beyond the table: not a letter
+        codes = self.table[matrix]
+        if matrix.size and not codes.all():
+            raise ValueError("a fragment holds a letter outside its dictionary's alphabet")
+        if self.width == 1:
+            return codes.astype(np.uint8)
+        pair = np.stack([codes >> 8, codes & 255], axis=-1).astype(np.uint8)
+        return pair.reshape(len(matrix), -1)
+
+    def __call__(self, text: str, n: int) -> np.ndarray:
+        """The keys of fragments of ``n`` letters given end to end in ``text``."""
+        import numpy as np
+
+        points = np.frombuffer(text.encode("utf-32-le"), np.uint32)
+        if n == 0:
+            return np.zeros((len(text) or 1, 0), np.uint8)
+        return self.points(points.reshape(-1, n))
+
+
+def decode(alphabet: str, key: bytes, width: int) -> str:
+    """A key of ``width`` bytes a letter back to its fragment."""
+    if width == 1:
+        return "".join(alphabet[b - 1] for b in key)
+    return "".join(
+        alphabet[(hi - 1) * 255 + lo - 1] for hi, lo in zip(key[::2], key[1::2], strict=True)
+    )
+
+
+def sorted_letters(alphabet: str) -> str:
+    """An alphabet's letters once each, by code point (the order of the keys)."""
+    return "".join(sorted(set(alphabet)))
+
+
+def _width(alphabet: str) -> int:
+    return 1 if len(alphabet) <= 253 else 2
+
+
+def _flat(matrix: np.ndarray) -> np.ndarray:
+    """A uint8 matrix's rows as fixed-width byte strings (sorting and searching them)."""
+    if matrix.shape[1] == 0:  # the start alone: never searched
+        return matrix.reshape(-1)
+    return matrix.view(f"S{matrix.shape[1]}").reshape(-1)
