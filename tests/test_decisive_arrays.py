@@ -1,6 +1,7 @@
 """Decisive words from arrays: plain Ghost's fragments read as fixed-width keys
 (`ghostdb.games.ghost.decisive.Fragments`) give the answers the strings gave, whatever
-the alphabet's size and however the rows are read."""
+the alphabet's size and however the rows are read; and a solution too large for the
+memory at hand is refused in one line before anything is read or written."""
 
 from __future__ import annotations
 
@@ -9,12 +10,12 @@ from pathlib import Path
 
 import pytest
 from brute import brute_force
-from conftest import OWN_WORDLISTS
+from conftest import OWN_WORDLISTS, dump, run
 
 from ghostdb import open_store
 from ghostdb.games.ghost.decisive import LOSS, WIN, Decider, Fragments
 from ghostdb.games.ghost.rules import Rules
-from ghostdb.store import decisive
+from ghostdb.store import decisive, memory
 
 
 def values_of(words: list[str], rules: Rules) -> dict[str, str]:
@@ -82,3 +83,38 @@ def test_pieces_read_as_one_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         assert (a == b).all()
     for name in ("won", "word", "parent", "children", "losing", "under"):
         assert (getattr(whole, name) == getattr(pieces, name)).all(), name
+
+
+@pytest.mark.parametrize("rules", [(), ("--rules", "superduper")])
+def test_a_solution_too_large_for_the_memory_is_refused_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rules: tuple[str, ...]
+) -> None:
+    """Decisive words whose arrays (or dicts) would not fit are refused before anything
+    is read: one line, exit status 1, the database unchanged; with room they are worked
+    out."""
+    db = tmp_path / "ghost.db"
+    assert run("ingest", str(OWN_WORDLISTS / "five.txt"), db=db)[0] == 0
+    assert run("solve", "five", *rules, db=db)[0] == 0
+    before = dump(db)
+    monkeypatch.setattr(memory, "available", lambda: [(1000, "available memory", 240)])
+    code, out, err = run("decisive", "five", *rules, db=db)
+    assert code == 1 and out == ""
+    assert err.startswith("error: working out the decisive words of five") and err.count("\n") == 1
+    assert "available memory leaves 0.0 GB" in err and "nothing was changed" in err
+    assert dump(db) == before
+    monkeypatch.setattr(memory, "available", lambda: [(10**12, "available memory", 240)])
+    assert run("decisive", "five", *rules, db=db)[0] == 0
+    assert dump(db) != before  # kept
+
+
+def test_the_check_counts_the_address_space_at_its_own_figure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, address = memory.DECISIVE_PER_FRAGMENT[True]
+    room = [(10**12, "available memory", 240), (1000 * address, memory.ADDRESS_SPACE, 280)]
+    monkeypatch.setattr(memory, "available", lambda: room)
+    memory.check_decisive(1000, True, "five", "ghost/3")
+    with pytest.raises(memory.TooBig, match=r"about 1,001 fragments at \d+ bytes each"):
+        memory.check_decisive(1001, True, "five", "ghost/3")
+    monkeypatch.setenv(memory.SKIP_ENV, "0")
+    memory.check_decisive(10**12, True, "five", "ghost/3")

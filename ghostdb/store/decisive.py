@@ -23,7 +23,7 @@ from sqlalchemy import String, cast, func, insert, null, select
 from ghostdb.errors import BadMove, NotWorkedOut
 from ghostdb.games.base import VALUE_NAMES
 from ghostdb.games.ghost.rules import Variant
-from ghostdb.store import dictionaries
+from ghostdb.store import dictionaries, memory
 from ghostdb.store import queries as q
 from ghostdb.store.db import serialise, writing
 from ghostdb.store.queries import FastQuery, now
@@ -385,8 +385,14 @@ def _stored_values(conn: Connection, solution_id: int) -> dict[str, str]:
 
 
 def _decider(solution: Solution) -> Any:
-    """The solution's decider (`ghostdb.games.ghost.decisive`)."""
+    """The solution's decider (`ghostdb.games.ghost.decisive`), once the memory it needs
+    is known to be there (TooBig otherwise, before anything is read)."""
+    with solution.engine.connect() as conn:
+        count = conn.execute(
+            select(solutions.c.fragment_count).where(solutions.c.id == solution.id)
+        ).scalar_one()
     plain = solution.rules.variant is Variant.GHOST
+    memory.check_decisive(count or 0, plain, solution.name, solution.rules.describe())
     # Plain Ghost's fragments bring their words marked (read once, as arrays).
     min_length = solution.rules.min_length
     words = () if plain else dictionaries.words(solution.engine, solution.name, min_length)

@@ -15,6 +15,10 @@ resident memory, compared with `RESIDENT_PER_POSITION`; the address-space limit 
 `BYTES_PER_POSITION`.  Workers of ``solve --all --jobs N`` solve side by side: each
 counts on its share of the available memory and of a cgroup's room, and on the whole
 of its own address space.
+
+Working out decisive words holds every stored fragment of the solution at once too:
+`check_decisive` asks the same bounds, at `DECISIVE_PER_FRAGMENT`, before anything is
+read.
 """
 
 from __future__ import annotations
@@ -36,8 +40,13 @@ BYTES_PER_POSITION = 280
 RESIDENT_PER_POSITION = 240
 """A solve's peak resident memory per position: what available memory and a cgroup's
 limit are compared with."""
+DECISIVE_PER_FRAGMENT = {True: (200, 220), False: (900, 1000)}
+"""Working out decisive words: peak (resident, address-space) bytes a stored fragment,
+for plain Ghost's arrays (True) and the Super variants' dicts of strings (False).  See
+`check_decisive`."""
 SKIP_ENV = "GHOSTDB_MEMORY_CHECK"
-"""Set to 0 to solve without the check (an estimate errs high by up to a quarter)."""
+"""Set to 0 to solve (or work out decisive words) without the check (an estimate errs
+high by up to a quarter)."""
 ADDRESS_SPACE = "the address-space limit (ulimit -v)"
 """The bound that is each process's own: solves side by side do not share it."""
 
@@ -109,17 +118,47 @@ def check(game: Game, words: Sequence[str] | None, name: str, workers: int = 1) 
     if estimate is None:
         return
     estimate = min(estimate, most)
+    doing = f"solving {name} for {game.rules.describe()}"
+    elsewhere = f"solve it on a bigger machine ({SKIP_ENV}=0 solves anyway"
+    _refuse(doing, estimate, room, workers, "positions", elsewhere)
+
+
+def check_decisive(fragments: int, plain: bool, name: str, rules: str) -> None:
+    """Raise TooBig when working out decisive words over a solution of ``fragments``
+    stored fragments would not fit (``plain``: plain Ghost's arrays, else the Super
+    variants' dicts; see `DECISIVE_PER_FRAGMENT`), before anything is read."""
+    if os.environ.get(SKIP_ENV, "").strip() == "0":
+        return
+    resident, address = DECISIVE_PER_FRAGMENT[plain]
+    room = [
+        (free, what, address if what == ADDRESS_SPACE else resident)
+        for free, what, _ in available()
+    ]
+    doing = f"working out the decisive words of {name} for {rules}"
+    elsewhere = f"work them out on a bigger machine ({SKIP_ENV}=0 works them out anyway"
+    _refuse(doing, fragments, room, 1, "fragments", elsewhere)
+
+
+def _refuse(
+    doing: str,
+    estimate: int,
+    room: list[tuple[int, str, int]],
+    workers: int,
+    what: str,
+    elsewhere: str,
+) -> None:
+    """Raise TooBig, in one line, when ``estimate`` items (``what``) at their bytes each
+    exceed one of the bounds in ``room``."""
     for free, bound_by, per in sorted(room):
         if estimate * per > free:
             shared = workers > 1 and bound_by != ADDRESS_SPACE
             each = f" for each of {workers} solves side by side" if shared else ""
             fewer = " or solve with fewer --jobs," if shared else ""
             raise TooBig(
-                f"solving {name} for {game.rules.describe()} needs about "
-                f"{_gb(estimate * per)} (about {estimate:,} positions at {per} bytes each), "
+                f"{doing} needs about "
+                f"{_gb(estimate * per)} (about {estimate:,} {what} at {per} bytes each), "
                 f"but {bound_by} leaves {_gb(free)}{each}: free memory or raise the limit,"
-                f"{fewer} or solve it on a bigger machine ({SKIP_ENV}=0 solves anyway; "
-                "nothing was changed)"
+                f"{fewer} or {elsewhere}; nothing was changed)"
             )
 
 
