@@ -30,57 +30,15 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 from ghostdb import Rules, Store, open_store
 from ghostdb.errors import GhostdbError
 from ghostdb.reports import SurveyRow
 from ghostdb.text import reports
+from ghostdb.world import DEBIAN_LISTS, DICT_DIR, WordList
 
-DICT_DIR = Path("/usr/share/dict")
 MIN_LENGTHS = (3, 4)
-
-
-class WordList(NamedTuple):
-    """A Debian word-list package: its file, language tag and the name it is stored under."""
-
-    package: str
-    file: str
-    language: str
-    name: str
-    capitalised: bool = False
-    """Keep capitalised words: German nouns are capitalised, not names."""
-
-
-LISTS = (
-    WordList("wbulgarian", "bulgarian", "bg", "bulgarian"),
-    WordList("wcatalan", "catalan", "ca", "catalan"),
-    WordList("wdanish", "danish", "da", "danish"),
-    WordList("wngerman", "ngerman", "de", "german", capitalised=True),
-    WordList("wogerman", "ogerman", "de-1901", "german-1901", capitalised=True),
-    WordList("wswiss", "swiss", "de-CH", "swiss-german", capitalised=True),
-    WordList("wcanadian-huge", "canadian-english-huge", "en-CA", "canadian"),
-    WordList("wbritish-huge", "british-english-huge", "en-GB", "british"),
-    WordList("wamerican-insane", "american-english-insane", "en-US", "american"),
-    WordList("wesperanto", "esperanto", "eo", "esperanto"),
-    WordList("wspanish", "spanish", "es", "spanish"),
-    WordList("wfaroese", "faroese", "fo", "faroese"),
-    WordList("wfrench", "french", "fr", "french"),
-    WordList("wirish", "irish", "ga", "irish"),
-    WordList("wgaelic", "gaelic", "gd", "scottish-gaelic"),
-    WordList("wgalician-minimos", "galician-minimos", "gl", "galician"),
-    WordList("wmanx", "manx", "gv", "manx"),
-    WordList("witalian", "italian", "it", "italian"),
-    WordList("wnorwegian", "bokmaal", "nb", "norwegian-bokmal"),
-    WordList("wdutch", "dutch", "nl", "dutch"),
-    WordList("wnorwegian", "nynorsk", "nn", "norwegian-nynorsk"),
-    WordList("wpolish", "polish", "pl", "polish"),
-    WordList("wbrazilian", "brazilian", "pt-BR", "brazilian"),
-    WordList("wportuguese", "portuguese", "pt-PT", "portuguese"),
-    WordList("wswedish", "swedish", "sv", "swedish"),
-    WordList("wukrainian", "ukrainian", "uk", "ukrainian"),
-)
-"""By language tag, as the table lists them."""
+LISTS = DEBIAN_LISTS
 
 
 def say(text: str) -> None:

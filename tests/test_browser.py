@@ -44,6 +44,10 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def server(web_store: Store) -> Iterator[str]:
+    from ghostdb import Rules
+
+    # The server only reads a comparison: worked out first, as `ghostdb compare` would.
+    web_store.compare("enable1", None, Rules(min_length=3), Rules(min_length=4))
     yield from serve(web_store)
 
 

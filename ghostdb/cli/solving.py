@@ -135,6 +135,7 @@ def _progress(quiet: bool, title: str = "") -> Iterator[Callable[[str, int, int]
         "solve": "solving positions",
         "write": "writing rows",
         "publish": "publishing",
+        "keep": "keeping answers",
     }
     with Progress(
         TextColumn("{task.description}"),

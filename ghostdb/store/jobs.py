@@ -382,9 +382,7 @@ def solve_in_workers(
     context = multiprocessing.get_context("spawn")
     workers = min(jobs, len(order))
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        futures = {
-            pool.submit(_solve_in_worker, url, name, r.key, force, workers): r for r in order
-        }
+        futures = {pool.submit(solve_in_worker, url, name, r.key, force, workers): r for r in order}
         try:
             for future in as_completed(futures):
                 yield futures[future], future.result()
@@ -393,7 +391,7 @@ def solve_in_workers(
             raise
 
 
-def _solve_in_worker(url: str, name: str, key: str, force: bool, workers: int) -> SolveResult:
+def solve_in_worker(url: str, name: str, key: str, force: bool, workers: int) -> SolveResult:
     """One rule set solved in a worker process, on an engine of its own, beside
     ``workers`` - 1 others."""
     from ghostdb.store.db import open_engine

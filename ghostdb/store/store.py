@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         WhyDiffer,
     )
     from ghostdb.store.jobs import ProgressFn, SolveResult
+    from ghostdb.store.schedule import Done, Task
     from ghostdb.store.verify import Verdict
     from ghostdb.strategies import Lines, OpeningPlans, ReportRow, Strategy
     from ghostdb.values import Position
@@ -234,6 +235,31 @@ class Store:
                 yield rules, self.solve(name, rules, force=force)
             return
         yield from solve_jobs.solve_in_workers(self.engine, name, rule_sets, jobs, force)
+
+    def plan_solves(
+        self,
+        names: Sequence[str],
+        rule_keys: Sequence[str],
+        *,
+        force: bool = False,
+        verify: bool = False,
+        jobs: int = 1,
+    ) -> tuple[list[Task], int]:
+        """The solves of stored dictionaries ``names`` under ``rule_keys`` not published
+        yet (all with ``force``), each with its estimated peak memory, biggest first; and
+        how many were left out as published (see `ghostdb.store.schedule`)."""
+        from ghostdb.store import schedule
+
+        return schedule.plan(self.engine, names, rule_keys, force=force, verify=verify, share=jobs)
+
+    def run_solves(
+        self, tasks: Sequence[Task], *, jobs: int = 1, force: bool = False, verify: bool = False
+    ) -> Iterator[Done]:
+        """Run planned solves (and verify each) in ``jobs`` worker processes, started as
+        their estimated memory allows; yield each as it ends, a failure included."""
+        from ghostdb.store import schedule
+
+        return schedule.run(self.engine, tasks, jobs, force=force, verify=verify)
 
     def solutions(self, name: str | None = None) -> list[SolutionInfo]:
         """Every solve job (published, failed, superseded), oldest first."""
