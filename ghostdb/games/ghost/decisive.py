@@ -429,8 +429,7 @@ class _Prices:
         self.start = [0]
         for n, (lo, hi) in enumerate(self.runs, start=len(position)):
             level = sorted(x for x in new if len(x) == n)
-            view = _Run(f, lo, hi)
-            gaps = np.array([bisect.bisect_left(view, x) for x in level], np.int64)
+            gaps = f.places(level, n, lo, hi)
             stored = np.arange(hi - lo) + np.searchsorted(gaps, np.arange(hi - lo), "right")
             self.new.append(level)
             self.stored.append(stored + self.start[-1])
@@ -571,6 +570,20 @@ class WordSet(Set[str]):
     @classmethod
     def _from_iterable(cls, it: Iterable[str]) -> set[str]:  # type: ignore[override]
         return set(it)
+
+    def _marked(self, other: Iterable[str]) -> tuple[list[str], np.ndarray]:
+        """``other``'s words, and which of them are game words: looked up together."""
+        found = [w for w in other if isinstance(w, str)]
+        at = self.fragments.lookup(found)
+        return found, (at >= 0) & self.fragments.word[at]
+
+    def __rsub__(self, other: Iterable[str]) -> set[str]:  # type: ignore[override]
+        found, marked = self._marked(other)
+        return {w for w, m in zip(found, marked.tolist(), strict=True) if not m}
+
+    def __rand__(self, other: Iterable[str]) -> set[str]:  # type: ignore[override]
+        found, marked = self._marked(other)
+        return {w for w, m in zip(found, marked.tolist(), strict=True) if m}
 
 
 _L, _W, _G = 0, 1, 2
@@ -714,6 +727,58 @@ class Fragments(Mapping[str, str]):
             return -1
         at = int(np.searchsorted(flat, key))
         return int(self.offsets[n]) + at if at < len(flat) and flat[at] == key else -1
+
+    def keys_of(self, fragments: Sequence[str], n: int) -> tuple[np.ndarray, np.ndarray]:
+        """The keys of many fragments of ``n`` letters (n > 0), and which have keys (the
+        others hold a letter outside the alphabet; their keys are zero bytes)."""
+        import numpy as np
+
+        points = np.frombuffer("".join(fragments).encode("utf-32-le"), np.uint32)
+        code = Encoder(self.alphabet)
+        table = code.table
+        codes = table[np.minimum(points, len(table) - 1)].reshape(len(fragments), n)
+        ok = codes.all(axis=1)
+        codes[~ok] = 0
+        if self.width == 1:
+            keys = codes.astype(np.uint8)
+        else:
+            keys = np.stack([codes >> 8, codes & 255], axis=-1).astype(np.uint8)
+        return _flat(keys.reshape(len(fragments), -1)), ok
+
+    def lookup(self, fragments: Sequence[str]) -> np.ndarray:
+        """`index` of many fragments at once (-1: not stored)."""
+        import numpy as np
+
+        at = np.full(len(fragments), -1, np.int64)
+        by_length: dict[int, list[int]] = {}
+        for i, fragment in enumerate(fragments):
+            by_length.setdefault(len(fragment), []).append(i)
+        for n, rows in by_length.items():
+            if n == 0 or n >= len(self.keys):
+                at[rows] = -1 if n else self.index("")
+                continue
+            keys, ok = self.keys_of([fragments[i] for i in rows], n)
+            flat = self.flat[n]
+            place = np.minimum(np.searchsorted(flat, keys), len(flat) - 1)
+            hit = ok & (flat[place] == keys)
+            at[rows] = np.where(hit, place + self.offsets[n], -1)
+        return at
+
+    def places(self, fragments: Sequence[str], n: int, lo: int, hi: int) -> np.ndarray:
+        """Where each of ``fragments`` (sorted, ``n`` letters, none stored) goes among the
+        stored fragments [lo, hi) of that length, as `bisect.bisect_left` would say."""
+        import numpy as np
+
+        if not fragments:
+            return np.zeros(0, np.int64)
+        keys, ok = self.keys_of(fragments, n)
+        base = int(self.offsets[n]) if n < len(self.keys) else 0
+        run = self.flat[n][lo - base : hi - base] if hi > lo else keys[:0]
+        found = np.searchsorted(run, keys).astype(np.int64)
+        view = _Run(self, lo, hi)
+        for i in np.flatnonzero(~ok).tolist():  # a letter outside the alphabet: by string
+            found[i] = bisect.bisect_left(view, fragments[i])
+        return found
 
     def fragment(self, i: int) -> str:
         """The fragment numbered ``i``."""
