@@ -35,6 +35,8 @@ Debian's Polish list, and the whole lists; the shared lists), Ghost and SuperDup
 draws it to scripts/figures/scaling.png (with matplotlib).  It takes about 11 minutes on 2
 idle cores, 9 of them for Polish: SuperDuperGhost on its subsets about 8 (the whole list
 alone 3 minutes and 6.5 GB of memory); each database (up to 2 GB) is deleted once measured.
+--world builds the world store (`ghostdb world --jobs 2`, the shared lists added): its time
+and peak memory, and the survey of it against a lookup; --all adds it too.
 --all adds --scale and the benchmarks of scripts/bench_web.py (the web server): a hook that
 defines ``rows()`` returning (measure, result, target, passed) tuples joins the table; any
 other is run as a script and its output printed as it is.
@@ -644,6 +646,59 @@ def polish_reads(db: str) -> list[Row]:
     return rows
 
 
+def used_memory() -> int:
+    """Bytes in use on the machine now (MemTotal - MemAvailable), to follow the memory
+    of a command whose worker processes the command's own rusage does not add up."""
+    fields = {}
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        key, value = line.split(":", 1)
+        fields[key] = int(value.split()[0]) * 1024
+    return fields["MemTotal"] - fields["MemAvailable"]
+
+
+def world_store(bench: Bench) -> list[Row]:
+    """`ghostdb world --jobs 2` with the four shared lists added: every Debian list
+    installed under five rule sets, each verified, in a fresh store; the machine's memory
+    in use sampled every half second (the workers are separate processes); then the survey
+    of the whole store in a fresh process against `ghostdb lookup`."""
+    lists, _ = child("world_lists")
+    present, absent = lists["present"], lists["absent"]
+    db = bench.fresh_db()
+    shared = [SHARED / "wordlists" / f for f in SHARED_LISTS]
+    added = [a for path in shared if path.is_file() for a in ("--add", str(path))]
+    base, peak, stop = used_memory(), [0], threading.Event()
+
+    def sample() -> None:
+        while not stop.wait(0.5):
+            peak[0] = max(peak[0], used_memory() - base)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        done = run(ghostdb("world", "--jobs", "2", *added, "--db", db, "-q"), 3 * 3600)
+    finally:
+        stop.set()
+        sampler.join()
+    note = f"{present + len(added) // 2} lists x 5 rule sets, verified; " + (
+        f"not installed: {' '.join(absent)}" if absent else "every Debian list"
+    )
+    size = Path(db).stat().st_size / 2**30
+    rows = [
+        at_most("world store: build + verify, --jobs 2", done.seconds, 1800.0, secs, note),
+        at_most("world store: peak memory in use", peak[0] / 2**20, 20_000, mb, f"{size:.1f} GB"),
+    ]
+    ours, base_runs = side_by_side(
+        lambda: run(ghostdb("survey", "--db", db)),
+        lambda: run(ghostdb("lookup", "polish", "--db", db)),
+        READ_PAIRS,
+    )
+    a = statistics.median(r.seconds for r in ours)
+    b = statistics.median(r.seconds for r in base_runs)
+    note = f"{secs(a)} against {secs(b)}, medians of {READ_PAIRS}"
+    rows.append(at_most("world store: survey (kept) / lookup", a / b, 1.3, times, note))
+    return rows
+
+
 def reads(bench: Bench) -> list[Row]:
     """Whole plans, a comparison and self-play over the stored ENABLE solutions."""
     data, _ = child("reads", bench.enable_db, bench.name)
@@ -1097,7 +1152,17 @@ def task_duper_decisive(db: str, name: str) -> dict[str, Any]:
     }
 
 
+def task_world_lists() -> dict[str, Any]:
+    """How many of the world's Debian lists are installed, and the packages missing."""
+    from ghostdb.world import DEBIAN_LISTS, DICT_DIR
+
+    present = [e for e in DEBIAN_LISTS if (DICT_DIR / e.file).is_file()]
+    missing = {e.package for e in DEBIAN_LISTS} - {e.package for e in present}
+    return {"present": len(present), "absent": sorted(missing)}
+
+
 TASKS: dict[str, Callable[..., dict[str, Any]]] = {
+    "world_lists": task_world_lists,
     "ingest": task_ingest,
     "solve": task_solve,
     "solution": task_solution,
@@ -1174,6 +1239,9 @@ def main() -> None:
     parser.add_argument(
         "--all", action="store_true", help="--scale, and the other scripts/bench_*.py"
     )
+    parser.add_argument(
+        "--world", action="store_true", help="also build the world store (ghostdb world)"
+    )
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -1213,6 +1281,8 @@ def main() -> None:
             rows += measure("solve --all in worker processes", lambda: parallel(bench))
         if args.postgres:
             rows += measure("PostgreSQL", lambda: postgres(bench, args.postgres))
+        if args.world or args.all:
+            rows += measure("the world store", lambda: world_store(bench))
         scaled = scaling(bench) if args.scale or args.all else None
     # Last: importing a hook may make this process big, and children inherit its peak.
     hook_rows, hook_text = hooks() if args.all else ([], "")

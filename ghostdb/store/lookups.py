@@ -85,6 +85,10 @@ class Lookups:
         if raw is not None:
             if self.engine.dialect.name != "sqlite":  # back to the pool as it came
                 raw.driver_connection.execute("RESET plan_cache_mode")
+                # A pooled connection left in autocommit would run the next writer's
+                # statements (a solve publishing on the same engine) outside its
+                # transaction.
+                raw.driver_connection.autocommit = False
             raw.close()
             del self._local.raw, self._local.driver
 
