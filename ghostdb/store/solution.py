@@ -43,9 +43,9 @@ class Solution:
         self.name = name
         self.rules = rules
         self.ref = ref
+        # Whether an answer not kept yet may be worked out and kept (see
+        # `ghostdb.store.kept`); a read-only store raises NotWorkedOut instead.
         self.writable = writable
-        """Whether an answer that is not kept yet may be worked out and kept (see
-        `ghostdb.store.kept`); a read-only store raises NotWorkedOut instead."""
 
     def __repr__(self) -> str:
         return f"Solution({self.name!r}, {self.rules.key!r})"

@@ -71,9 +71,9 @@ class Store:
 
     def __init__(self, engine: Engine, *, writable: bool = True) -> None:
         self.engine = engine
+        # Whether answers not kept yet are worked out and kept (see `ghostdb.store.kept`);
+        # a read-only store raises NotWorkedOut for them instead.
         self.writable = writable
-        """Whether answers not kept yet are worked out and kept (see `ghostdb.store.kept`);
-        a read-only store raises NotWorkedOut for them instead."""
         self.lookups = Lookups(engine)
         # One handle a solution: a run of questions of one solution finds it once.
         self._solutions: dict[tuple[str, RuleSet | None], Solution] = {}
