@@ -50,6 +50,10 @@ class NotForThisGame(GhostdbError, ValueError):
     """A question that the game of that name does not have (plans of Chopsticks)."""
 
 
+class TooLarge(GhostdbError, ValueError):
+    """An answer larger than the reader takes (a line or plan walked for the web server)."""
+
+
 class NotWorkedOut(GhostdbError, LookupError):
     """An answer kept on first request (decisive words) that nobody has asked for yet,
     asked of a reader that may not write it (the web server)."""

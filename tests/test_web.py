@@ -852,3 +852,21 @@ def test_every_game_compares_two_of_its_rule_sets_on_the_cli_and_the_api(
             answer = get(client, f"/api/compare?a={name}{query}")
     assert [found["a"]["rules"], found["b"]["rules"]] == [left.key, right.key] != [left.key] * 2
     assert answer == found
+
+
+def test_a_walk_past_the_limit_is_a_400_naming_the_command(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines and plans from a position are walked for the request, so no request walks
+    more than `WALK_LIMIT` positions: past it, one line says what prints it whole."""
+    from ghostdb.web import app as web_app
+
+    monkeypatch.setattr(web_app, "WALK_LIMIT", 5)
+    message = error_of(client, "/api/enable1/line", 400)
+    assert "passes more than 5 positions" in message and "`ghostdb line enable1`" in message
+    message = error_of(client, "/api/enable1/strategy?fragment=a&player=0", 400)
+    assert "`ghostdb strategy enable1`" in message
+    # The plan from the start is kept: read, not walked, whatever its size.
+    assert get(client, "/api/enable1/strategy?player=1")["outcomes"] > 5
+    monkeypatch.setattr(web_app, "WALK_LIMIT", 10_000)
+    assert get(client, "/api/enable1/line")["endings"]

@@ -107,24 +107,31 @@ class Solution:
 
     # -- lines and plans ---------------------------------------------------------------------
 
-    def line(self, position: str = "") -> Lines:
-        """The principal lines of best play from ``position`` (see `ghostdb.store.walks`)."""
+    def line(self, position: str = "", *, limit: int | None = None) -> Lines:
+        """The principal lines of best play from ``position`` (see `ghostdb.store.walks`);
+        TooLarge past ``limit`` positions."""
         from ghostdb.store import walks
 
-        return walks.line(self, position)
+        return walks.line(self, position, limit)
 
     def strategy(
-        self, player: int | None = None, position: str = "", *, compute: bool | None = None
+        self,
+        player: int | None = None,
+        position: str = "",
+        *,
+        compute: bool | None = None,
+        limit: int | None = None,
     ) -> Strategy:
         """``player``'s (by default the winner's) best plan from ``position``; word games
         for two players only.  From the start it is kept (see `ghostdb.store.kept`:
         ``compute`` False raises NotWorkedOut when it is not kept yet; None: whether
-        this store may write)."""
+        this store may write); from elsewhere it is walked, TooLarge past ``limit``
+        positions."""
         from ghostdb.store import reports, walks
 
         if not position:
             return reports.start_plan(self, player, compute)
-        return walks.strategy(self, player, position)
+        return walks.strategy(self, player, position, limit)
 
     def opening_plans(self, *, compute: bool | None = None) -> list[OpeningPlans]:
         """For every first move, the winning plan of the player who wins from there

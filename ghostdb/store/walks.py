@@ -25,7 +25,14 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from ghostdb.errors import BadMove, DatabaseError, DeadFragment, MissingPlans, NotSolved
+from ghostdb.errors import (
+    BadMove,
+    DatabaseError,
+    DeadFragment,
+    MissingPlans,
+    NotSolved,
+    TooLarge,
+)
 from ghostdb.store.schema import HAS_PLAN, PLAN_FIELDS, positions
 from ghostdb.strategies import Lines, Node, Strategy, endings
 
@@ -44,13 +51,15 @@ class Republished(NotSolved):
     """The solution walked was replaced during the walk: walk again on the new one."""
 
 
-def line(solution: Solution, position: str) -> Lines:
+def line(solution: Solution, position: str, limit: int | None = None) -> Lines:
     """The principal lines from ``position`` (see the module's docstring)."""
     for _retry in (False, True):
         start = solution.lookup(position)
         ref = solution.ref
         try:
-            tree, cycle = walk(solution.lookups, ref, solution.name, start, principal_plays(ref))
+            tree, cycle = walk(
+                solution.lookups, ref, solution.name, start, principal_plays(ref), limit
+            )
         except Republished:
             solution.refresh()
             continue
@@ -58,7 +67,9 @@ def line(solution: Solution, position: str) -> Lines:
     raise _changed(solution.name)
 
 
-def strategy(solution: Solution, player: int | None, position: str) -> Strategy:
+def strategy(
+    solution: Solution, player: int | None, position: str, limit: int | None = None
+) -> Strategy:
     """``player``'s best plan from ``position``: by default the winner's."""
     solution.require_plans("plans to memorise")
     name, rules = solution.name, solution.rules
@@ -83,7 +94,7 @@ def strategy(solution: Solution, player: int | None, position: str) -> Strategy:
             continue
         try:
             follow = plan_plays(solution.lookups, ref, name, parity)
-            tree, _ = walk(solution.lookups, ref, name, start, follow)
+            tree, _ = walk(solution.lookups, ref, name, start, follow, limit, "strategy")
         except Republished:
             _published_again(solution, ref.id)
             continue
@@ -109,13 +120,21 @@ def _changed(name: str) -> NotSolved:
 
 
 def walk(
-    lookups: Lookups, ref: SolutionRef, name: str, start: Position, follow: Follow
+    lookups: Lookups,
+    ref: SolutionRef,
+    name: str,
+    start: Position,
+    follow: Follow,
+    limit: int | None = None,
+    what: str = "line",
 ) -> tuple[Node, bool]:
     """The tree of the plays ``follow`` chooses from ``start``, children in move order,
     and whether a position came again on its own path (its node is then not expanded).
-    Each position is read once, when it is expanded."""
+    Each position is read once, when it is expanded.  More than ``limit`` positions
+    raise TooLarge (a reader that answers in bounded time, the web server, sets it)."""
     game = ref.game
     root = Node(start.fragment, None, start.to_move, start.outcome, start.game_length)
+    nodes = 1
     # Each entry: (node, its position if read, its parent entry).  The parent links are
     # walked only where a move does not raise the level, the one way a path comes back.
     frontier: list[_Entry] = [(root, start, None)]
@@ -137,6 +156,13 @@ def walk(
                     play.game_length,
                 )
                 node.children.append(child)
+                nodes += 1
+                if limit is not None and nodes > limit:
+                    raise TooLarge(
+                        f"that {what} from {start.fragment!r} passes more than {limit:,} "
+                        f"positions: ask from a position further on, or run `ghostdb {what} "
+                        f"{name}` for the whole of it"
+                    )
                 if game.level(play.fragment) <= game.level(key) and _on_path(play.fragment, entry):
                     cycle = True
                     continue
