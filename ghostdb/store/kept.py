@@ -64,8 +64,13 @@ class Key:
 
 def read(conn: Connection, key: Key) -> Any | None:
     """The kept answer's body, or None."""
-    body = conn.execute(select(kept_answers.c.body).where(*key.where())).scalar()
+    body = read_text(conn, key)
     return None if body is None else json.loads(body)
+
+
+def read_text(conn: Connection, key: Key) -> str | None:
+    """The kept answer's body as its JSON text (what a server can send as it is)."""
+    return conn.execute(select(kept_answers.c.body).where(*key.where())).scalar()
 
 
 def read_many(conn: Connection, solution_ids: list[int], question: str) -> dict[int, Any]:
@@ -128,13 +133,25 @@ def answer(
     if found is not None:
         return found
     if not compute:
-        raise NotWorkedOut(
-            f"{what} is not worked out yet: run `{command}` to work it out and keep it"
-        )
+        raise not_worked_out(what, command)
     started = time.perf_counter()
     body = work_out()
     keep(engine, {key: (body, time.perf_counter() - started)})
     return body
+
+
+def answer_text(engine: Engine, key: Key, *, what: str, command: str) -> str:
+    """The answer kept under ``key`` as its JSON text, for a reader that sends it as it is
+    (the web server); NotWorkedOut (naming ``command``) when it is not kept."""
+    with engine.connect() as conn:
+        found = read_text(conn, key)
+    if found is None:
+        raise not_worked_out(what, command)
+    return found
+
+
+def not_worked_out(what: str, command: str) -> NotWorkedOut:
+    return NotWorkedOut(f"{what} is not worked out yet: run `{command}` to work it out and keep it")
 
 
 def stored(conn: Connection, solution_id: int) -> list[tuple[Key, Any]]:
@@ -191,39 +208,35 @@ def _plan_size(body: dict[str, int]) -> PlanSize:
     return PlanSize(body["lossiness"], body["outcomes"], body["letters"])
 
 
-def node_body(node: Node) -> list[Any]:
-    """A tree as nested lists: [fragment, move, to move, outcome, length, children...]."""
-    return [
-        node.fragment,
-        node.move,
-        node.to_move,
-        node.outcome.value,
-        node.game_length,
-        *(node_body(c) for c in node.children),
-    ]
-
-
-def node_from(body: list[Any]) -> Node:
+def node_from(body: dict[str, Any]) -> Node:
+    """A tree from `Node.as_dict`'s form."""
     from ghostdb.strategies import Node
 
-    fragment, move, to_move, outcome, length, *children = body
-    return Node(fragment, move, to_move, Outcome(outcome), length, [node_from(c) for c in children])
+    children = [node_from(c) for c in body.get("children", ())]
+    return Node(
+        body["fragment"],
+        body["move"],
+        body["to_move"],
+        Outcome(body["outcome"]),
+        body["game_length"],
+        children,
+    )
 
 
 def strategy_body(s: Strategy) -> dict[str, Any]:
-    return {
-        "player": s.player,
-        "from": s.start,
-        "rank": s.rank.as_dict(),
-        "tree": node_body(s.tree),
-    }
+    """A plan as the API answers it (`Strategy.as_dict`): kept so, the server sends it as
+    it is read."""
+    return s.as_dict()
 
 
-def strategy_from(body: dict[str, Any], name: str, rules: RuleSet) -> Strategy:
-    """A kept plan; its endings are its tree's, as when it was walked."""
+def strategy_from(body: dict[str, Any], rules: RuleSet) -> Strategy:
+    """A kept plan; its endings are its tree's, and its rank is the one stored (a plan's
+    tree agrees with it: its outcomes and their letters)."""
+    from ghostdb.reports import PlanSize
     from ghostdb.strategies import Strategy, endings
 
     tree = node_from(body["tree"])
+    rank = PlanSize(body["lossiness"], body["outcomes"], body["letters"])
     return Strategy(
-        name, rules, body["player"], body["from"], _plan_size(body["rank"]), tree, endings(tree)
+        body["dictionary"], rules, body["player"], body["from"], rank, tree, endings(tree)
     )

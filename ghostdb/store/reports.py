@@ -121,12 +121,38 @@ def work_out_figures(
         if plans is None:
             plans = [start_plan(solution, player) for player in (0, 1)]
         lost = [_lost(plans[player], sizes[player]) for player in (0, 1)]
-    return {
+    body = {
         "summary": kept.summary_body(found),
         "census": census,
         "lost": lost,
         "safe_seats": None if start.safe_seats is None else list(start.safe_seats),
     }
+    # The report's row as the API answers it, so the server sends it without a plan read.
+    first, second = plans if plans is not None else (None, None)
+    body["report"] = report_row(solution, body, first, second).as_dict()
+    return body
+
+
+def report_row(
+    solution: Solution, body: dict[str, Any], first: Strategy | None, second: Strategy | None
+) -> ReportRow:
+    """One rule set's report row from its kept figures and both plans from the start."""
+    from ghostdb.strategies import ReportRow
+
+    start = kept.summary_from(body["summary"])
+    safe = body["safe_seats"]
+    return ReportRow(
+        solution.rules,
+        start.fragment_count,
+        start.outcome,
+        start.winner,
+        start.game_length,
+        outcomes_of(body["census"]),
+        first,
+        second,
+        None if safe is None else tuple(safe),
+        tuple(tuple(c) for c in body["census"]),
+    )
 
 
 def _lost(plan: Strategy, size: PlanSize) -> int:
@@ -151,28 +177,77 @@ def start_plan(
     """``player``'s (by default the winner's) best plan from the start (kept)."""
     from ghostdb.store import walks
 
-    solution.require_plans("plans to memorise")
-    if player is None:
-        player = solution.openings().winner
-    if player not in (0, 1):
-        raise BadMove(f"a plan is for player 0 or 1, not {player}")
+    player = _strategist(solution, player)
     body = kept.answer(
         solution.engine,
         Key(solution.id, plan_question(player)),
         lambda: kept.strategy_body(walks.strategy(solution, player, "")),
         compute=_compute(solution, compute),
-        what=f"player {player}'s plan for {solution.name} under {solution.rules.key}",
-        command=f"ghostdb strategy {solution.name}{solution.rules.flags()} --player {player}",
+        **_plan_words(solution, player),
     )
-    return kept.strategy_from(body, solution.name, solution.rules)
+    return kept.strategy_from(body, solution.rules)
+
+
+def start_plan_text(solution: Solution, player: int | None = None) -> str:
+    """The kept plan from the start as the API's JSON text (`Strategy.as_dict`), read
+    only: NotWorkedOut when it is not kept."""
+    player = _strategist(solution, player)
+    key = Key(solution.id, plan_question(player))
+    return kept.answer_text(solution.engine, key, **_plan_words(solution, player))
+
+
+def _strategist(solution: Solution, player: int | None) -> int:
+    """The player whose plan is asked for: by default the winner from the start."""
+    solution.require_plans("plans to memorise")
+    if player is None:
+        player = solution.openings().winner
+    if player not in (0, 1):
+        raise BadMove(f"a plan is for player 0 or 1, not {player}")
+    return player
+
+
+def _plan_words(solution: Solution, player: int) -> dict[str, str]:
+    """What a kept plan is called, and the command that works it out."""
+    name, rules = solution.name, solution.rules
+    return {
+        "what": f"player {player}'s plan for {name} under {rules.key}",
+        "command": f"ghostdb strategy {name}{rules.flags()} --player {player}",
+    }
 
 
 def opening_plans(solution: Solution, compute: bool | None = None) -> list[OpeningPlans]:
     """For every first move, the winning plan of the player who wins from there (kept)."""
     from ghostdb.strategies import OpeningPlans
 
+    body = _openings(solution, compute)
+    found = []
+    for move, fragment, winner, plan in body:
+        strategy = kept.strategy_from(plan, solution.rules)
+        pair = (strategy, None) if winner == 0 else (None, strategy)
+        found.append(OpeningPlans(move, fragment, pair))
+    return found
+
+
+def opening_plan_dicts(solution: Solution) -> list[dict[str, Any]]:
+    """The kept openings' plans as the API answers them (``openings --words --json``),
+    read only and made from the kept JSON without building a tree."""
+    found = []
+    for move, fragment, winner, plan in _openings(solution, False):
+        endings = plan["endings"]
+        found.append(
+            {
+                "move": move,
+                "fragment": fragment,
+                "player_0": endings if winner == 0 else None,
+                "player_1": endings if winner == 1 else None,
+            }
+        )
+    return found
+
+
+def _openings(solution: Solution, compute: bool | None) -> list[list[Any]]:
     solution.require_plans("plans to memorise")
-    body = kept.answer(
+    return kept.answer(
         solution.engine,
         Key(solution.id, OPENINGS),
         lambda: work_out_openings(solution),
@@ -180,12 +255,6 @@ def opening_plans(solution: Solution, compute: bool | None = None) -> list[Openi
         what=f"the openings' plans of {solution.name} under {solution.rules.key}",
         command=f"ghostdb openings {solution.name}{solution.rules.flags()} --words",
     )
-    found = []
-    for move, fragment, winner, plan in body:
-        strategy = kept.strategy_from(plan, solution.name, solution.rules)
-        pair = (strategy, None) if winner == 0 else (None, strategy)
-        found.append(OpeningPlans(move, fragment, pair))
-    return found
 
 
 def work_out_openings(solution: Solution) -> list[list[Any]]:
@@ -408,34 +477,28 @@ def work_out_pair(left: Solution, right: Solution, limit: int) -> dict[str, Any]
 
 def report(store: Store, name: str, compute: bool | None = None) -> list[ReportRow]:
     """See `Store.report`."""
-    from ghostdb.strategies import ReportRow
-
-    with store.engine.connect() as conn:
-        rows = q.published_solutions(conn, *subject(conn, name))
     found = []
-    for row in rows:
-        solution = store.solution(name, g.parse_rules(row.rules))
+    for solution in published(store, name):
         body = figures(solution, compute)
-        start = kept.summary_from(body["summary"])
         first = second = None
         if solution.game.keeps_plans:
             first, second = (start_plan(solution, p, compute) for p in (0, 1))
-        safe = body["safe_seats"]
-        found.append(
-            ReportRow(
-                solution.rules,
-                start.fragment_count,
-                start.outcome,
-                start.winner,
-                start.game_length,
-                outcomes_of(body["census"]),
-                first,
-                second,
-                None if safe is None else tuple(safe),
-                tuple(tuple(c) for c in body["census"]),
-            )
-        )
+        found.append(report_row(solution, body, first, second))
     return found
+
+
+def report_dicts(solutions: Sequence[Solution]) -> list[dict[str, Any]]:
+    """The report's rows of these solutions (`published`) as the API answers them
+    (``report --json``), read only from the kept figures (NotWorkedOut when one is not
+    kept)."""
+    return [figures(solution, False)["report"] for solution in solutions]
+
+
+def published(store: Store, name: str) -> list[Solution]:
+    """A handle on every published solution of ``name``, in the order they were solved."""
+    with store.engine.connect() as conn:
+        rows = q.published_solutions(conn, *subject(conn, name))
+    return [store.solution(name, g.parse_rules(row.rules)) for row in rows]
 
 
 def survey(store: Store, compute: bool | None = None) -> list[SurveyRow]:

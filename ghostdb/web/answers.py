@@ -14,6 +14,8 @@ import asyncio
 import functools
 import json
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -31,11 +33,19 @@ T = TypeVar("T")
 THREADS = 4
 
 
+KEPT_CACHE = 256
+"""How many answers made from kept rows the server holds ready (see `Answers.kept`)."""
+
+
 class Answers:
     """One store, its thread pool, and the answers the hot routes share with the fast lane."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        # Answers made from kept rows, by the ids of the solutions they came from: an id
+        # is never reused, so an entry can never be stale, only unused.
+        self._kept: OrderedDict[Any, Any] = OrderedDict()
+        self._kept_lock = threading.Lock()
         self.executor = ThreadPoolExecutor(THREADS, thread_name_prefix="ghostdb-web")
         self.inline = store.engine.dialect.name == "sqlite"
         # Lookups run on the raw DB-API connection, so its errors arrive unwrapped.
@@ -53,6 +63,20 @@ class Answers:
             return fn(*args, **kw)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, functools.partial(fn, *args, **kw))
+
+    def kept(self, key: Any, make: Callable[[], T]) -> T:
+        """``make()``, remembered under ``key`` (which names the solution ids it reads),
+        the `KEPT_CACHE` most recently used kept; a race only makes it twice."""
+        with self._kept_lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+                return self._kept[key]
+        found = make()
+        with self._kept_lock:
+            self._kept[key] = found
+            while len(self._kept) > KEPT_CACHE:
+                self._kept.popitem(last=False)
+        return found
 
     def rules(self, name: str, options: dict[str, Any]) -> RuleSet:
         return library.rules_for(self.store, name, **options)

@@ -24,7 +24,6 @@ from ghostdb import __version__
 from ghostdb.errors import BadMove, GhostdbError
 from ghostdb.games.base import Option, RuleSet
 from ghostdb.store import Store
-from ghostdb.text.plans import opening_plan_dict
 from ghostdb.web import library
 from ghostdb.web.answers import Answers, dumps, error_body
 from ghostdb.web.conventions import Conventions
@@ -273,8 +272,8 @@ def add_listing_routes(app: FastAPI, answers: Answers) -> None:
         """One row per published rule set: who wins, positions by outcome and level, and
         both players' best plans (``ghostdb report --json``), as kept when each was
         published."""
-        rows = await run(store.report, name, compute=False)
-        return as_json({"dictionary": name, "solutions": [r.as_dict() for r in rows]})
+        body = await run(read_report, answers, name)
+        return Response(body, media_type="application/json")
 
     @app.get("/api/compare", responses=NOT_WORKED_OUT, tags=["solutions"])
     async def compare(
@@ -359,8 +358,7 @@ def add_plan_routes(app: FastAPI, answers: Answers) -> None:
         """A player's best plan from a position: the outcomes to memorise and the plan as
         a tree (``ghostdb strategy --format json``); from the start, as kept."""
         rules = chosen(name, options)
-        plan = await run(read_strategy, store, name, rules, player, fragment)
-        return as_json(plan.as_dict())
+        return await run(read_strategy, store, name, rules, player, fragment)
 
     @app.get("/api/{name}/openings", responses=NOT_WORKED_OUT, tags=["plans"])
     async def openings(
@@ -374,8 +372,8 @@ def add_plan_routes(app: FastAPI, answers: Answers) -> None:
         each winner must know (``ghostdb openings --words --json``)."""
         rules = chosen(name, options)
         if words:
-            items = await run(read_opening_plans, store, name, rules)
-            return as_json([opening_plan_dict(i) for i in items])
+            body = await run(read_opening_plans, answers, name, rules)
+            return Response(body, media_type="application/json")
         pos = await run(store.openings, name, rules)
         return as_json(pos.as_dict())
 
@@ -427,11 +425,29 @@ def add_decisive_routes(app: FastAPI, answers: Answers) -> None:
 
 def read_strategy(
     store: Store, name: str, rules: RuleSet, player: int | None, position: str
-) -> Any:
-    """A plan, the start's read only from what is kept (NotWorkedOut when it is not),
-    another walked up to `WALK_LIMIT` positions."""
+) -> Response:
+    """A plan: the start's sent as it is kept (NotWorkedOut when it is not), another
+    walked up to `WALK_LIMIT` positions."""
+    from ghostdb.store import reports
+
     solution = store.solution(name, rules)
-    return solution.strategy(player, position, compute=False, limit=WALK_LIMIT)
+    if not position:
+        text = reports.start_plan_text(solution, player)
+        return Response(text.encode(), media_type="application/json")
+    return as_json(solution.strategy(player, position, limit=WALK_LIMIT).as_dict())
+
+
+def read_report(answers: Answers, name: str) -> bytes:
+    """The report, read only from what is kept (NotWorkedOut when a row is not), its
+    JSON made once for the solutions published."""
+    from ghostdb.store import reports
+
+    solutions = reports.published(answers.store, name)
+    key = ("report", name, tuple(s.id for s in solutions))
+    return answers.kept(
+        key,
+        lambda: dumps({"dictionary": name, "solutions": reports.report_dicts(solutions)}),
+    )
 
 
 def read_line(store: Store, name: str, rules: RuleSet, position: str) -> Any:
@@ -439,9 +455,15 @@ def read_line(store: Store, name: str, rules: RuleSet, position: str) -> Any:
     return store.solution(name, rules).line(position, limit=WALK_LIMIT)
 
 
-def read_opening_plans(store: Store, name: str, rules: RuleSet) -> Any:
-    """The openings' plans, read only from what is kept (NotWorkedOut when they are not)."""
-    return store.solution(name, rules).opening_plans(compute=False)
+def read_opening_plans(answers: Answers, name: str, rules: RuleSet) -> bytes:
+    """The openings' plans, read only from what is kept (NotWorkedOut when they are not),
+    their JSON made once a solution (a SuperDuperGhost one's is half a megabyte)."""
+    from ghostdb.store import reports
+
+    solution = answers.store.solution(name, rules)
+    return answers.kept(
+        ("openings", solution.id), lambda: dumps(reports.opening_plan_dicts(solution))
+    )
 
 
 def read_decisive(
