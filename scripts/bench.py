@@ -578,6 +578,10 @@ def polish(bench: Bench, quick: bool) -> list[Row]:
         note = f"{secs(kept)} of the solve's {secs(s.seconds)}: its figures, plans, openings"
         title = f"polish {VARIANTS[key]}/3 answers kept at publish"
         rows.append(at_most(title, kept / s.seconds, 0.15, times, note))
+    # Decisive words at the start of Ghost/3, worked out and kept (a fresh process).
+    done = run(ghostdb("decisive", "polish", "--db", db), SOLVE_TIMEOUT)
+    rows.append(at_most("polish decisive words (Ghost/3), first request", done.seconds, 20.0, secs))
+    rows.append(at_most("polish decisive words: peak memory", done.peak_mb, 1500, mb))
     if not quick:
         rows += polish_reads(db)
     for key, _, _ in solved:
