@@ -126,13 +126,19 @@ def client(
         try:
             conn.request("GET", url)
             response = conn.getresponse()
-            response.read()
+            body = response.read()
             status = response.status
+            if status >= 500 and len(ERRORS) < 5:
+                ERRORS.append(f"{status} {url}: {body[:200]!r}")
         except OSError:
             status = 0
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         kind = url.split("?")[0].rsplit("/", 1)[-1]
         out.append((time.perf_counter() - began, status, kind))
+
+
+ERRORS: list[str] = []
+"""The first few error answers, shown after the table."""
 
 
 def peak_mb(pid: int) -> float:
@@ -228,6 +234,8 @@ def main() -> None:
     print(json.dumps({"clients": args.clients, "solutions": len(solved)}))
     for row in rows:
         print(f"{row[0]:<36} {row[1]:>22}  {row[2]:<10} {row[3]}")
+    for line in ERRORS:
+        print(f"error: {line}")
 
 
 if __name__ == "__main__":

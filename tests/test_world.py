@@ -84,6 +84,15 @@ def test_the_world_is_built_verified_and_resumed(dict_dir: Path, tmp_path: Path)
     again = world(dict_dir, db)
     _, err = again.communicate(timeout=600)
     assert again.returncode == 0 and "15 published already, 0 to solve" in err, err
+    # Answers whose keeping was cut short are kept by the next run, nothing solved again.
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM kept_answers WHERE question = 'summary'")
+    again = world(dict_dir, db, "--no-verify")
+    _, err = again.communicate(timeout=600)
+    assert again.returncode == 0 and "15 published already, 15 to solve" in err, err
+    assert published(db) == counts
+    with open_store(db, readonly=True) as store:
+        assert len(store.survey(compute=False)) == len(rows)
 
 
 def test_two_builds_at_once_publish_each_solution_once(dict_dir: Path, tmp_path: Path) -> None:

@@ -76,11 +76,23 @@ def plan(
     its estimated peak (a cheap bound where it is under `SMALL` or within a ``share`` of
     the budget, else the sampled estimate), biggest first; and how many were left out
     as published already (all of them solved again with ``force``)."""
+    from ghostdb.store import kept
+    from ghostdb.store.reports import SUMMARY
+
     with engine.connect() as conn:
-        published = {(r.name, r.rules) for r in q.all_published(conn)}
+        rows = q.all_published(conn)
+        answered = kept.read_many(conn, [r.id for r in rows], SUMMARY)
         dictionaries = {d.name: d for d in q.all_dictionaries(conn)}
-    room = budget() // max(1, share)
+    published = {(r.name, r.rules) for r in rows}
     tasks, skipped = [], 0
+    # Published, but its answers not kept (a keep cut short): solving it again is a no-op
+    # that keeps them, cheap beside a solve.
+    unkept = {(r.name, r.rules) for r in rows if r.id not in answered}
+    for name in names:
+        for key in rule_keys:
+            if not force and (name, key) in unkept:
+                tasks.append(Task(name, parse_rules(key), 0))
+    room = budget() // max(1, share)
     for name in names:
         wanted = [k for k in rule_keys if force or (name, k) not in published]
         skipped += len(rule_keys) - len(wanted)

@@ -141,12 +141,13 @@ def walk(
     depth, cycle = 0, False
     while frontier:
         following: list[_Entry] = []
+        read = _read_level(lookups, ref, name, frontier)
         for entry in frontier:
             node, pos, _ = entry
             if node.game_length == 0:  # final: the game is over here
                 continue
             key = node.fragment
-            pos = pos or _read(lookups, ref, name, key)
+            pos = pos or read[key]
             for play in follow(pos, depth):
                 child = Node(
                     play.fragment,
@@ -175,11 +176,21 @@ def walk(
 _Entry = tuple[Node, "Position | None", Any]
 
 
-def _read(lookups: Lookups, ref: SolutionRef, name: str, key: str) -> Position:
-    found = lookups.read(name, ref, key)
-    if found is None:  # a stored play is gone: the solution was replaced
+def _read_level(
+    lookups: Lookups, ref: SolutionRef, name: str, frontier: list[_Entry]
+) -> dict[str, Position]:
+    """The positions of a frontier still to expand, read together (`Lookups.read_many`:
+    one snapshot, a thousand a statement where the game allows, a fraction of a read
+    each)."""
+    keys = list(
+        dict.fromkeys(n.fragment for n, pos, _ in frontier if pos is None and n.game_length != 0)
+    )
+    if not keys:
+        return {}
+    found = lookups.read_many(name, ref, keys)
+    if any(p is None for p in found):  # a stored play is gone: the solution was replaced
         raise Republished(f"the solution of {name} changed during the walk")
-    return found
+    return dict(zip(keys, found, strict=True))  # type: ignore[arg-type]
 
 
 def _on_path(key: str, entry: _Entry | None) -> bool:

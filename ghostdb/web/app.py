@@ -38,9 +38,10 @@ from ghostdb.web.models import (
 )
 
 MAX_TEXT = 100
-WALK_LIMIT = 2_000
-"""The most positions a line or plan walks for one request (about 50 ms of lookups on
-SQLite): a bigger one answers 400 naming the command that prints it whole."""
+WALK_LIMIT = 250
+"""The most positions a line or plan walks for one request (a few milliseconds alone; a
+walk of 2,000 held the server's threads for a second under 16 clients): a bigger one
+answers 400 naming the command that prints it whole."""
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"
 PAGE_HEADERS = {
     # The page loads nothing from anywhere but this server.
