@@ -259,3 +259,25 @@ def test_the_server_reads_a_comparison_the_command_line_kept(tmp_path: Path) -> 
         after = conn.execute(select(func.count()).select_from(kept_answers)).scalar_one()
         assert after == before[0] + 1
         assert conn.execute(select(func.count()).select_from(solutions)).scalar_one() == 2
+
+
+def test_the_server_reads_the_solution_published_after_it_started(tmp_path: Path) -> None:
+    """A server's handles keep solution ids: a rule set solved again meanwhile is read at
+    its new id (not a 404, nor the old answer held)."""
+    from starlette.testclient import TestClient
+
+    from ghostdb.web.app import create_app
+
+    path = tmp_path / "ghost.db"
+    with open_store(path) as store:
+        store.ingest(write_list(tmp_path, "cat cow dog", "w"))
+        store.solve("w")
+    with open_store(path, readonly=True) as reader, TestClient(create_app(reader)) as client:
+        routes = ("/api/w/report", "/api/w/openings?words=true", "/api/w/strategy?player=1")
+        before = [client.get(r).json() for r in routes]
+        with open_store(path) as store:
+            store.ingest(write_list(tmp_path, "cat cattle cow dog door", "w"), replace=True)
+            store.solve("w")
+        after = [client.get(r) for r in routes]
+        assert [a.status_code for a in after] == [200, 200, 200]
+        assert after[0].json()["solutions"][0]["fragments"] > before[0]["solutions"][0]["fragments"]

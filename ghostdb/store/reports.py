@@ -498,7 +498,13 @@ def published(store: Store, name: str) -> list[Solution]:
     """A handle on every published solution of ``name``, in the order they were solved."""
     with store.engine.connect() as conn:
         rows = q.published_solutions(conn, *subject(conn, name))
-    return [store.solution(name, g.parse_rules(row.rules)) for row in rows]
+    found = []
+    for row in rows:
+        solution = store.solution(name, g.parse_rules(row.rules))
+        if solution.id != row.id:  # published again since the handle was made
+            solution.refresh()
+        found.append(solution)
+    return found
 
 
 def survey(store: Store, compute: bool | None = None) -> list[SurveyRow]:

@@ -433,6 +433,7 @@ def read_strategy(
 
     solution = store.solution(name, rules)
     if not position:
+        solution.refresh()  # kept answers are read by id: the one published now
         text = reports.start_plan_text(solution, player)
         return Response(text.encode(), media_type="application/json")
     return as_json(solution.strategy(player, position, limit=WALK_LIMIT).as_dict())
@@ -462,6 +463,7 @@ def read_opening_plans(answers: Answers, name: str, rules: RuleSet) -> bytes:
     from ghostdb.store import reports
 
     solution = answers.store.solution(name, rules)
+    solution.refresh()  # kept answers are read (and held) by id: the one published now
     return answers.kept(
         ("openings", solution.id), lambda: dumps(reports.opening_plan_dicts(solution))
     )
