@@ -36,7 +36,10 @@ draws it to scripts/figures/scaling.png (with matplotlib).  It takes about 11 mi
 idle cores, 9 of them for Polish: SuperDuperGhost on its subsets about 8 (the whole list
 alone 3 minutes and 6.5 GB of memory); each database (up to 2 GB) is deleted once measured.
 --world builds the world store (`ghostdb world --jobs 2`, the shared lists added): its time
-and peak memory, and the survey of it against a lookup; --all adds it too.
+and peak memory, and the survey of it against a lookup; --all adds it too.  With --postgres
+URL it is built again on that server, in a database of its own (ghostdb_bench_world, made
+anew), with the size the server gives it.  --only world measures nothing else;
+--only world-postgres only the server's.
 --all adds --scale and the benchmarks of scripts/bench_web.py (the web server): a hook that
 defines ``rows()`` returning (measure, result, target, passed) tuples joins the table; any
 other is run as a script and its output printed as it is.
@@ -660,14 +663,15 @@ def used_memory() -> int:
     return fields["MemTotal"] - fields["MemAvailable"]
 
 
-def world_store(bench: Bench) -> list[Row]:
+def world_store(bench: Bench, server: str | None = None) -> list[Row]:
     """`ghostdb world --jobs 2` with the four shared lists added: every Debian list
-    installed under five rule sets, each verified, in a fresh store; the machine's memory
-    in use sampled every half second (the workers are separate processes); then the survey
-    of the whole store in a fresh process against `ghostdb lookup`."""
+    installed under five rule sets, each verified, in a fresh store (SQLite, or a new
+    database on the PostgreSQL ``server``); the machine's memory in use sampled every half
+    second (the workers are separate processes, and so is the server); then the survey of
+    the whole store in a fresh process against `ghostdb lookup`."""
     lists, _ = child("world_lists")
     present, absent = lists["present"], lists["absent"]
-    db = bench.fresh_db()
+    db, where = (bench.fresh_db(), "") if server is None else (fresh_server_db(server), "PG ")
     shared = [SHARED / "wordlists" / f for f in SHARED_LISTS]
     added = [a for path in shared if path.is_file() for a in ("--add", str(path))]
     base, peak, stop = used_memory(), [0], threading.Event()
@@ -686,10 +690,16 @@ def world_store(bench: Bench) -> list[Row]:
     note = f"{present + len(added) // 2} lists x 5 rule sets, verified; " + (
         f"not installed: {' '.join(absent)}" if absent else "every Debian list"
     )
-    size = Path(db).stat().st_size / 2**30
+    size = child("db_size", db)[0]["bytes"] / 2**30
     rows = [
-        at_most("world store: build + verify, --jobs 2", done.seconds, 1800.0, secs, note),
-        at_most("world store: peak memory in use", peak[0] / 2**20, 20_000, mb, f"{size:.1f} GB"),
+        at_most(f"{where}world store: build + verify, --jobs 2", done.seconds, 1800.0, secs, note),
+        at_most(
+            f"{where}world store: peak memory in use",
+            peak[0] / 2**20,
+            20_000,
+            mb,
+            f"{size:.1f} GB stored",
+        ),
     ]
     ours, base_runs = side_by_side(
         lambda: run(ghostdb("survey", "--db", db)),
@@ -699,8 +709,43 @@ def world_store(bench: Bench) -> list[Row]:
     a = statistics.median(r.seconds for r in ours)
     b = statistics.median(r.seconds for r in base_runs)
     note = f"{secs(a)} against {secs(b)}, medians of {READ_PAIRS}"
-    rows.append(at_most("world store: survey (kept) / lookup", a / b, 1.3, times, note))
+    rows.append(at_most(f"{where}world store: survey (kept) / lookup", a / b, 1.3, times, note))
     return rows
+
+
+WORLD_DATABASE = "ghostdb_bench_world"
+"""The database the world store is built in on a PostgreSQL server (made anew)."""
+
+
+def fresh_server_db(url: str) -> str:
+    """A new, empty database `WORLD_DATABASE` on the server of ``url``; its URL."""
+    return child("fresh_server_db", url)[0]["url"]
+
+
+def task_fresh_server_db(url: str) -> dict[str, Any]:
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    engine = create_engine(url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(text(f"DROP DATABASE IF EXISTS {WORLD_DATABASE}"))
+        conn.execute(text(f"CREATE DATABASE {WORLD_DATABASE}"))
+    engine.dispose()
+    made = make_url(url).set(database=WORLD_DATABASE)
+    return {"url": made.render_as_string(hide_password=False)}
+
+
+def task_db_size(url: str) -> dict[str, Any]:
+    """The bytes a store takes: its SQLite file, or its PostgreSQL database."""
+    from sqlalchemy import create_engine, text
+
+    if "://" not in url:
+        return {"bytes": Path(url).stat().st_size}
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        size = conn.execute(text("SELECT pg_database_size(current_database())")).scalar_one()
+    engine.dispose()
+    return {"bytes": int(size)}
 
 
 def reads(bench: Bench) -> list[Row]:
@@ -1167,6 +1212,8 @@ def task_world_lists() -> dict[str, Any]:
 
 TASKS: dict[str, Callable[..., dict[str, Any]]] = {
     "world_lists": task_world_lists,
+    "fresh_server_db": task_fresh_server_db,
+    "db_size": task_db_size,
     "ingest": task_ingest,
     "solve": task_solve,
     "solution": task_solution,
@@ -1229,6 +1276,42 @@ def compile_ghostdb() -> None:
     subprocess.run([sys.executable, "-c", code], env=env, check=True)
 
 
+def everything(bench: Bench, args: argparse.Namespace) -> list[Row]:
+    """Every row but the scaling table's (the world store's with --world)."""
+    rows = measure("Ghost, side by side with the notebook", lambda: enable_ghost(bench))
+    if not args.quick:
+        rows += measure("SuperDuperGhost, side by side", lambda: enable_duper(bench))
+    rows += measure("lookups", lambda: lookups(bench))
+    rows += measure("games", lambda: games(bench))
+    rows += measure("Connect Four", lambda: connect_four(bench, args.quick))
+    if not args.quick:
+        rows += measure("Insert, Anagram, 3 players", lambda: variants(bench))
+    if args.quick:
+        rows.append(Row(f"SuperDuperGhost, {list_name(BIG_LIST)}", note="skipped (--quick)"))
+    else:
+        rows += measure("big list", lambda: big_list(bench))
+    rows += measure("Polish", lambda: polish(bench, args.quick))
+    rows += measure("plans, comparison, self-play", lambda: reads(bench))
+    rows += measure("verify", lambda: verify(bench))
+    # After verify: a kept answer is re-checked by verify too (about a second more).
+    rows += measure("decisive words", lambda: decisive(bench))
+    if not args.quick:
+        rows += measure("solve --all in worker processes", lambda: parallel(bench))
+    if args.postgres:
+        rows += measure("PostgreSQL", lambda: postgres(bench, args.postgres))
+    if args.world or args.all:
+        rows += world_rows(bench, args.postgres)
+    return rows
+
+
+def world_rows(bench: Bench, server: str | None, *, sqlite: bool = True) -> list[Row]:
+    """The world store on SQLite, and on the PostgreSQL ``server`` if given."""
+    rows = measure("the world store", lambda: world_store(bench)) if sqlite else []
+    if server:
+        rows += measure("the world store on PostgreSQL", lambda: world_store(bench, server))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--wordlist", type=Path, default=DEFAULT_LIST)
@@ -1245,6 +1328,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--world", action="store_true", help="also build the world store (ghostdb world)"
+    )
+    parser.add_argument(
+        "--only",
+        choices=["world", "world-postgres"],
+        help="measure only the world store (on SQLite and the --postgres server, or on the server)",
     )
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -1264,29 +1352,12 @@ def main() -> None:
     print(f"load average (1, 5, 15 min) at start: {load()}", flush=True)
     with tempfile.TemporaryDirectory(prefix="ghostdb-bench-") as tmp:
         bench = Bench(Path(tmp), args.wordlist.resolve(), args.lookups)
-        rows = measure("Ghost, side by side with the notebook", lambda: enable_ghost(bench))
-        if not args.quick:
-            rows += measure("SuperDuperGhost, side by side", lambda: enable_duper(bench))
-        rows += measure("lookups", lambda: lookups(bench))
-        rows += measure("games", lambda: games(bench))
-        rows += measure("Connect Four", lambda: connect_four(bench, args.quick))
-        if not args.quick:
-            rows += measure("Insert, Anagram, 3 players", lambda: variants(bench))
-        if args.quick:
-            rows.append(Row(f"SuperDuperGhost, {list_name(BIG_LIST)}", note="skipped (--quick)"))
+        if args.only == "world-postgres" and not args.postgres:
+            sys.exit("error: --only world-postgres needs --postgres URL")
+        if args.only:
+            rows = world_rows(bench, args.postgres, sqlite=args.only == "world")
         else:
-            rows += measure("big list", lambda: big_list(bench))
-        rows += measure("Polish", lambda: polish(bench, args.quick))
-        rows += measure("plans, comparison, self-play", lambda: reads(bench))
-        rows += measure("verify", lambda: verify(bench))
-        # After verify: a kept answer is re-checked by verify too (about a second more).
-        rows += measure("decisive words", lambda: decisive(bench))
-        if not args.quick:
-            rows += measure("solve --all in worker processes", lambda: parallel(bench))
-        if args.postgres:
-            rows += measure("PostgreSQL", lambda: postgres(bench, args.postgres))
-        if args.world or args.all:
-            rows += measure("the world store", lambda: world_store(bench))
+            rows = everything(bench, args)
         scaled = scaling(bench) if args.scale or args.all else None
     # Last: importing a hook may make this process big, and children inherit its peak.
     hook_rows, hook_text = hooks() if args.all else ([], "")

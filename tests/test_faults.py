@@ -667,6 +667,42 @@ def test_ctrl_c_during_a_solve(tmp_path: Path, enable1: Path) -> None:
     assert failed_job_only(before, dump(db))
 
 
+def group_gone(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_every_worker_of_a_solve_in_workers(tmp_path: Path, enable1: Path) -> None:
+    db = tmp_path / "ghost.db"
+    assert ghostdb("ingest", str(enable1), "--db", str(db)).returncode == 0
+    args = ["solve", "enable1", "--all", "-j", "4", "-q", "--db", str(db)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ghostdb", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a process group of its own, as a terminal's job is
+    )
+    wait_until(lambda: "running" in job_statuses(db))
+    os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C does: the workers get it too
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert (
+        err == "interrupted: what was published is kept; the same command again solves the rest\n"
+    )
+    with pytest.raises(ProcessLookupError):  # no worker outlives it
+        wait_until(lambda: os.killpg(proc.pid, 0) is None and False, seconds=30)
+    assert "running" not in job_statuses(db)
+    again = ghostdb(*args)
+    assert again.returncode == 0, again.stderr
+    assert job_statuses(db).count("complete") == 6
+
+
 def test_ctrl_c_elsewhere(five: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "ghostdb", "play", "five", "--db", str(five)],

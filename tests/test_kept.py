@@ -9,6 +9,7 @@ not write gets NotWorkedOut naming the command, and that command works.
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ import pytest
 from conftest import OWN_WORDLISTS, run, shared_list, write_list
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import and_, delete, func, select, update
 
 from ghostdb import Rules, Store, open_store
 from ghostdb.errors import NotWorkedOut
@@ -50,7 +51,7 @@ def assert_kept_equal_fresh(store: Store) -> int:
     compared = 0
     with store.engine.connect() as conn:
         names = {r.id: (r.name, parse_rules(r.rules)) for r in q.all_published(conn)}
-        rows = {sid: kept.stored(conn, sid) for sid in names}
+        rows = {sid: kept.stored(conn, sid, names) for sid in names}
     for sid, answers in rows.items():
         solution = store.solution(*names[sid])
         assert solution.id == sid
@@ -125,6 +126,23 @@ def test_verify_finds_a_tampered_kept_answer(every_game: Store) -> None:
     assert not verdict.ok
     assert [f.kind for f in verdict.inconsistencies()] == ["kept answer"]
     assert "summary" in verdict.inconsistencies()[0].examples[0]
+
+
+def test_verify_of_either_side_finds_a_tampered_comparison(every_game: Store) -> None:
+    every_game.compare("tiny", None, Rules(), Rules(min_length=4))
+    sides = {every_game.solution("tiny", r).id: r for r in (Rules(), Rules(min_length=4))}
+    pair = and_(kept_answers.c.solution_id.in_(sides), kept_answers.c.other_id.in_(sides))
+    with every_game.engine.begin() as conn:
+        body = json.loads(conn.execute(select(kept_answers.c.body).where(pair)).scalar_one())
+        body["common"] += 1
+        conn.execute(update(kept_answers).where(pair).values(body=kept.encode(body)))
+    for rules in sides.values():  # the comparison is checked whichever side is verified
+        (verdict,) = every_game.verify("tiny", rules)
+        assert [f.kind for f in verdict.inconsistencies()] == ["kept answer"], rules
+        assert "the comparison of tiny" in verdict.inconsistencies()[0].examples[0]
+    # The whole store checks it once.
+    found = [f for v in every_game.verify() for f in v.inconsistencies()]
+    assert [f.count for f in found] == [1]
 
 
 def test_no_kept_answer_outlives_its_solution(every_game: Store, tmp_path: Path) -> None:
@@ -230,6 +248,37 @@ def test_kept_answers_of_real_lists_are_the_positions(tmp_path: Path, listname: 
             store.solve("words", rules)
         store.compare("words", None, Rules(), Rules(min_length=4))
         assert assert_kept_equal_fresh(store) >= 10
+
+
+CI_LISTS = ("american-english-insane", "british-english-huge", "ngerman", "dutch", "swedish",
+            "french", "polish")  # fmt: skip
+"""Debian's lists CI installs (.ci/run)."""
+
+
+@pytest.mark.slow
+def test_kept_answers_of_a_random_sample_of_debian_lists_are_the_positions(
+    tmp_path: Path,
+) -> None:
+    from ghostdb.world import DEBIAN_LISTS, DICT_DIR, WORLD_RULES
+
+    entries = [e for e in DEBIAN_LISTS if e.file in CI_LISTS]
+    missing = [e.package for e in entries if not (DICT_DIR / e.file).is_file()]
+    if missing:
+        pytest.skip(f"needs Debian's lists: apt-get install {' '.join(missing)}")
+    chosen = random.sample(entries, 3)  # a new sample each run, named on failure
+    with open_store(tmp_path / "ghost.db") as store:
+        for entry in chosen:  # every 40th word: the lists' own letters, a small store
+            lines = (DICT_DIR / entry.file).read_text(encoding="utf-8").splitlines()
+            path = tmp_path / f"{entry.name}.txt"
+            path.write_text("\n".join(lines[::40]) + "\n", encoding="utf-8")
+            store.ingest(path, name=entry.name, keep_capitalised=entry.capitalised)
+            for key in WORLD_RULES:
+                store.solve(entry.name, parse_rules(key))
+        a, b = (e.name for e in chosen[:2])
+        store.compare(a, b, Rules(), None)
+        store.compare(a, None, Rules(), Rules(Variant.SUPERDUPER))
+        compared = assert_kept_equal_fresh(store)
+        assert compared >= 3 * len(WORLD_RULES) + 2, [e.name for e in chosen]
 
 
 def test_the_server_reads_a_comparison_the_command_line_kept(tmp_path: Path) -> None:

@@ -84,7 +84,7 @@ def test_solves_side_by_side_share_the_memory(
     from ghostdb import open_store
     from ghostdb.errors import TooBig
     from ghostdb.games.ghost import GhostGame
-    from ghostdb.store import jobs
+    from ghostdb.store import jobs, workers
 
     duper = [Rules(Variant.SUPERDUPER, 3), Rules(Variant.SUPERDUPER, 4)]
     with open_store(ingested) as store:
@@ -99,11 +99,7 @@ def test_solves_side_by_side_share_the_memory(
     memory.check(game, words, "enable1", workers=2)
 
     # The workers are told how many run at once (in threads here, to see the refusal).
-    class InThreads(futures.ThreadPoolExecutor):
-        def __init__(self, workers: int, mp_context: object = None) -> None:
-            super().__init__(workers)
-
-    monkeypatch.setattr(futures, "ProcessPoolExecutor", InThreads)
+    monkeypatch.setattr(workers, "pool", futures.ThreadPoolExecutor)
     monkeypatch.setattr(memory, "available", lambda: [(room, "available memory", 240)])
     before = dump(ingested)
     with open_store(ingested) as store, pytest.raises(TooBig, match="each of 2 solves"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -89,7 +90,9 @@ def test_the_world_is_built_verified_and_resumed(dict_dir: Path, tmp_path: Path)
         conn.execute("DELETE FROM kept_answers WHERE question = 'summary'")
     again = world(dict_dir, db, "--no-verify")
     _, err = again.communicate(timeout=600)
-    assert again.returncode == 0 and "15 published already, 15 to solve" in err, err
+    assert again.returncode == 0, err
+    assert "0 published already, 15 published with answers to keep, 0 to solve" in err
+    assert err.count("published already, its answers kept (") == 15, err
     assert published(db) == counts
     with open_store(db, readonly=True) as store:
         assert len(store.survey(compute=False)) == len(rows)
@@ -146,12 +149,29 @@ def test_ctrl_c_stops_the_build_and_a_second_run_finishes_it(
     again = world(dict_dir, db)
     _, err = again.communicate(timeout=600)
     assert again.returncode == 0, err
-    assert f"{len(before)} published already" in err
+    # A solve stopped while keeping its answers stands published; this run keeps them.
+    done = re.search(r"(\d+) published already(?:, (\d+) published with answers to keep)?", err)
+    assert done is not None, err
+    assert int(done[1]) + int(done[2] or 0) == len(before), err
     counts = published(db)
     assert set(counts) == expected() and set(counts.values()) == {1}
     with sqlite3.connect(db) as conn:
         statuses = {s for (s,) in conn.execute("SELECT status FROM solutions")}
     assert "running" not in statuses
+
+
+def test_a_terminal_shows_the_whole_and_each_solve_running(dict_dir: Path, tmp_path: Path) -> None:
+    import pexpect
+
+    args = ["-m", "ghostdb", "world", "--dict-dir", str(dict_dir), "--no-verify"]
+    args += ["--db", str(tmp_path / "world.db"), "-j", "2"]
+    child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=300)
+    child.expect_exact("world store")  # the whole run's bar
+    # A bar for each solve running, naming it and its stage, from its worker process.
+    child.expect(r"(german|dutch) (ghost|misere|super|superduper)[/a-z0-9]*: (building|solving)")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
 
 
 def test_no_list_is_one_line_and_no_file(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -22,6 +22,7 @@ from ghostdb.cli.options import (
     rules_of,
     with_rule_options,
 )
+from ghostdb.errors import Interrupted
 from ghostdb.games.registry import all_rule_sets, played_as, standard_sets_help
 
 if TYPE_CHECKING:
@@ -61,29 +62,44 @@ def solve(
     noun = f"{game.position_noun}s"
     with store_for(db, create=not game.word_game, write=True) as store:
         if jobs > 1 and len(rule_sets) > 1:
-            results = store.solve_many(name, rule_sets, jobs=jobs, force=force)
+            # closed on the way out (Ctrl-C between two ends): the workers are stopped
+            results = closing(store.solve_many(name, rule_sets, jobs=jobs, force=force))
         else:
-            results = _one_by_one(store, name, rule_sets, force, quiet or json, every)
-        rows = []
-        for chosen, result in results:
-            if json:
-                rows.append(_solved_row(name, chosen, result))
-            elif result.skipped:
-                emit(
-                    f"{name} is already solved for {chosen.describe()}: nothing to do "
-                    "(--force solves it again)"
-                )
-            else:
-                emit(
-                    f"solved {name} for {chosen.describe()}: {result.fragment_count:,} "
-                    f"{noun}, {result.reachable_count:,} reachable, {result.seconds:.2f} s"
-                )
+            results = closing(_one_by_one(store, name, rule_sets, force, quiet or json, every))
+        try:
+            with results as ended:
+                rows = _said(name, noun, ended, json)
+        except KeyboardInterrupt as exc:
+            if isinstance(exc, Interrupted) or len(rule_sets) == 1:
+                raise
+            raise Interrupted(
+                "interrupted: what was published is kept; the same command again solves the rest"
+            ) from None
     if json:
         from ghostdb.text.common import to_json
 
         emit(to_json(rows))
     elif every:
         emit(f"`ghostdb report {name}` shows them side by side")
+
+
+def _said(name: str, noun: str, ended: Any, json: bool) -> list[dict[str, Any]]:
+    """A line for each solve as it ends (``json``: its row, returned)."""
+    rows = []
+    for chosen, result in ended:
+        if json:
+            rows.append(_solved_row(name, chosen, result))
+        elif result.skipped:
+            emit(
+                f"{name} is already solved for {chosen.describe()}: nothing to do "
+                "(--force solves it again)"
+            )
+        else:
+            emit(
+                f"solved {name} for {chosen.describe()}: {result.fragment_count:,} "
+                f"{noun}, {result.reachable_count:,} reachable, {result.seconds:.2f} s"
+            )
+    return rows
 
 
 def _solved_row(name: str, rules: RuleSet, result: Any) -> dict[str, Any]:

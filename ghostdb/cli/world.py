@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import closing
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -47,9 +48,11 @@ def world(
         tasks, skipped = store.plan_solves(
             names, WORLD_RULES, force=force, verify=verify, jobs=jobs
         )
+        keeps = sum(t.keep_only for t in tasks)
+        also = f", {keeps} published with answers to keep" if keeps else ""
         _say(
             f"{len(names)} lists, {len(names) * len(WORLD_RULES)} solutions: "
-            f"{skipped} published already, {len(tasks)} to solve with {jobs} "
+            f"{skipped} published already{also}, {len(tasks) - keeps} to solve with {jobs} "
             f"worker{'s' if jobs != 1 else ''}"
         )
         failed = _run(store, tasks, jobs, force, verify, quiet)
@@ -86,10 +89,10 @@ def _report_ingest(result: Any) -> None:
 
 
 def _run(store: Any, tasks: list[Any], jobs: int, force: bool, verify: bool, quiet: bool) -> int:
-    """Run the solves, a line each as it ends (and a bar on a terminal); how many failed."""
+    """Run the solves, a line each as it ends (and bars on a terminal); how many failed."""
     try:
-        with _bar(len(tasks), quiet) as advance:
-            return _each(store, tasks, jobs, force, verify, advance)
+        with _Bars(len(tasks), quiet) as bars:
+            return _each(store, tasks, jobs, force, verify, bars)
     except KeyboardInterrupt:
         from ghostdb.errors import Interrupted
 
@@ -98,55 +101,99 @@ def _run(store: Any, tasks: list[Any], jobs: int, force: bool, verify: bool, qui
         ) from None
 
 
-def _each(store: Any, tasks: list[Any], jobs: int, force: bool, verify: bool, advance: Any) -> int:
+def _each(store: Any, tasks: list[Any], jobs: int, force: bool, verify: bool, bars: Any) -> int:
     """A line for each solve as it ends; how many failed (or verified with problems)."""
     failed = 0
-    ended = store.run_solves(tasks, jobs=jobs, force=force, verify=verify)
-    for n, done in enumerate(ended, 1):
-        head = f"[{n}/{len(tasks)}] {done.task.name} {done.task.rules.key}"
-        if done.error is not None:
-            failed += 1
-            _say(f"{head}: failed: {done.error}")
-        else:
-            checked = ""
-            if done.verdict is not None:
-                checked = ", verified" if done.verdict.ok else ", VERIFY FOUND PROBLEMS"
-                failed += not done.verdict.ok
-            _say(
-                f"{head}: {done.result.fragment_count:,} positions in "
-                f"{done.result.seconds:.1f} s{checked} ({done.seconds:.1f} s in all)"
-            )
-        advance()
+    ended = store.run_solves(tasks, jobs=jobs, force=force, verify=verify, progress=bars.stage)
+    # closing: a Ctrl-C here, between two solves' ends, stops the workers as one in the
+    # wait for them does.
+    with closing(ended):
+        for n, done in enumerate(ended, 1):
+            failed += _said(done, f"[{n}/{len(tasks)}] {done.task.name} {done.task.rules.key}")
+            bars.ended(done.task)
     return failed
+
+
+def _said(done: Any, head: str) -> bool:
+    """Say how a task ended; whether it failed (or verified with problems)."""
+    if done.error is not None:
+        _say(f"{head}: failed: {done.error}")
+        return True
+    checked, bad = "", False
+    if done.verdict is not None:
+        bad = not done.verdict.ok
+        checked = ", VERIFY FOUND PROBLEMS" if bad else ", verified"
+    if done.task.keep_only:
+        _say(f"{head}: published already, its answers kept{checked} ({done.seconds:.1f} s)")
+    else:
+        _say(
+            f"{head}: {done.result.fragment_count:,} positions in "
+            f"{done.result.seconds:.1f} s{checked} ({done.seconds:.1f} s in all)"
+        )
+    return bad
 
 
 def _say(text: str) -> None:
     typer.echo(text, err=True)
 
 
-class _bar:
-    """The overall progress: a rich bar on a terminal (stderr), nothing elsewhere."""
+STAGES = {
+    "build": "building positions",
+    "solve": "solving",
+    "write": "writing rows",
+    "publish": "publishing",
+    "keep": "keeping answers",
+    "verify": "verifying",
+}
+
+
+class _Bars:
+    """Progress on a terminal (stderr): the whole run, and a bar for each solve running
+    with its stage; nothing elsewhere."""
 
     def __init__(self, total: int, quiet: bool) -> None:
         self.total, self.quiet = total, quiet
         self.progress: Any = None
+        self.overall: Any = None
+        self.rows: dict[int, Any] = {}
+        self.gone: set[int] = set()  # a report that comes after its solve's end is late
 
-    def __enter__(self) -> Any:
+    def __enter__(self) -> _Bars:
         if self.quiet or not sys.stderr.isatty() or not self.total:
-            return lambda: None
+            return self
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
         self.progress = Progress(
-            TextColumn("world store"),
+            TextColumn("{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
             console=Console(stderr=True),
             transient=True,
         )
         self.progress.start()
-        task = self.progress.add_task("world", total=self.total)
-        return lambda: self.progress.advance(task)
+        self.overall = self.progress.add_task("world store", total=self.total)
+        return self
+
+    def stage(self, task: Any, stage: str, done: int, total: int) -> None:
+        """A running solve's stage (called from the listener's thread: rich locks)."""
+        if self.progress is None or id(task) in self.gone:
+            return
+        label = f"  {task.name} {task.rules.key}: {STAGES.get(stage, stage)}"
+        row = self.rows.get(id(task))
+        if row is None:
+            self.rows[id(task)] = self.progress.add_task(label, total=total, completed=done)
+        else:
+            self.progress.update(row, description=label, total=total, completed=done)
+
+    def ended(self, task: Any) -> None:
+        if self.progress is None:
+            return
+        self.gone.add(id(task))
+        row = self.rows.pop(id(task), None)
+        if row is not None:
+            self.progress.remove_task(row)
+        self.progress.advance(self.overall)
 
     def __exit__(self, *_exc: object) -> None:
         if self.progress is not None:

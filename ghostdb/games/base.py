@@ -101,11 +101,17 @@ class Option:
     def flag_for(self, value: Any) -> str:
         """The command-line words that select ``value`` ('' for the default)."""
         value = getattr(value, "value", value)
-        default = getattr(self.default, "value", self.default)
-        if value == default:
+        if value == getattr(self.default, "value", self.default):
             return ""
-        if self.type is bool:
-            return self.flag
+        return self.flag_selecting(value)
+
+    def flag_selecting(self, value: Any) -> str:
+        """The command-line words that select ``value`` even where it is the default (a
+        switch's opposite flag), as the second side of a comparison needs."""
+        value = getattr(value, "value", value)
+        if self.type is bool:  # the flag turns the default around
+            default = getattr(self.default, "value", self.default)
+            return self.opposite_flag if value == default else self.flag
         return f"{self.flag} {value}"
 
     def as_dict(self) -> dict[str, Any]:

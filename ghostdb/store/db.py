@@ -65,6 +65,33 @@ def sqlite_path(url: str) -> Path | None:
     return Path(parsed.database)
 
 
+def warm(engine: Engine) -> int:
+    """Ask the kernel to read a SQLite database's file into its page cache, in the
+    background, where the file fits in half the memory available; the bytes asked for
+    (0: not SQLite, too big, or not on a system that takes the advice).
+
+    A server that has just started would otherwise read each page on first request, one
+    random read at a time: on a store of many gigabytes its first minutes answer 5-20
+    times slower than the rest (PostgreSQL's ``pg_prewarm`` does the same for its own
+    buffers).  Nothing waits for the reading, and the pages stay the kernel's: a process
+    that needs the memory gets it back."""
+    import os
+
+    from ghostdb.store.memory import available
+
+    path = sqlite_path(engine.url.render_as_string(hide_password=False))
+    advise = getattr(os, "posix_fadvise", None)
+    if path is None or advise is None or not path.is_file():
+        return 0
+    size = path.stat().st_size
+    room = min((free for free, _, _ in available()), default=0)
+    if size > room // 2:
+        return 0
+    with open(path, "rb") as file:
+        advise(file.fileno(), 0, 0, os.POSIX_FADV_WILLNEED)
+    return size
+
+
 def display_name(url: str | None) -> str:
     """How messages name a database: its file path, or its URL without the password."""
     url = resolve_url(url)

@@ -177,10 +177,15 @@ def run_solve(
         "host": socket.gethostname(),
         "pid": os.getpid(),
     }
-    job_id = _record(engine, job)
+    # From here a SIGTERM (a parent stopping its workers) fails the job like Ctrl-C.
+    restore = _fail_on_sigterm()
+    try:
+        job_id = _record(engine, job)
+    except BaseException:
+        restore()
+        raise
     recorded = job_id is not None  # committed already: a failure is marked on it
     started = time.perf_counter()
-    restore = _fail_on_sigterm()
     try:
         solved = _compute(game_of(rules, subject.alphabet), subject, progress)
         job_id = _publish(engine, name, rules, subject, job, job_id, solved, progress, started)
@@ -196,7 +201,7 @@ def run_solve(
         restore()
     # Published: an interrupted keep loses nothing (`solve` again keeps what is missing,
     # and a request works out what is not kept).
-    _keep(engine, name, rules, solved.census, progress)
+    _keep(engine, name, rules, job_id, solved.census, progress)
     seconds = time.perf_counter() - started
     return SolveResult(
         job_id, False, solved.graph.size, solved.reachable_count, subject.word_count, seconds
@@ -285,11 +290,14 @@ def _keep(
     engine: Engine,
     name: str,
     rules: RuleSet,
+    solution_id: int,
     counted: list[list[Any]] | None,
     progress: ProgressFn | None,
 ) -> None:
-    """Keep the whole-solution answers of the solution just published (see
-    `ghostdb.store.kept`), read back through a handle on it as any reader would."""
+    """Keep the whole-solution answers of solution ``solution_id``, just published (see
+    `ghostdb.store.kept`), read back through a handle on it as any reader would.  One
+    superseded meanwhile (another process solved the rule set again) is left alone: its
+    rows are gone, and the solve that superseded it keeps its own answers."""
     from ghostdb.store.lookups import Lookups
     from ghostdb.store.reports import keep_solution
     from ghostdb.store.solution import Solution
@@ -298,8 +306,11 @@ def _keep(
         progress("keep", 0, 1)
     lookups = Lookups(engine)
     try:
-        solution = Solution(engine, lookups, name, rules, lookups.ref(name, rules))
-        keep_solution(solution, counted)
+        ref = lookups.ref(name, rules)
+        if ref.id == solution_id:
+            keep_solution(Solution(engine, lookups, name, rules, ref), counted)
+    except NotSolved:  # superseded, and the new one withdrawn: nothing to keep
+        pass
     except Exception as exc:  # the solution stands: say so, and how to finish
         from ghostdb.store.faults import describe
 
@@ -325,7 +336,7 @@ def _keep_missing(
     with engine.connect() as conn:
         if kept.read(conn, kept.Key(solution_id, SUMMARY)) is not None:
             return
-    _keep(engine, name, rules, None, progress)
+    _keep(engine, name, rules, solution_id, None, progress)
 
 
 def _publish(
@@ -373,25 +384,32 @@ def solve_in_workers(
     """Solve ``rule_sets`` of ``name`` in ``jobs`` worker processes writing to the store
     of ``engine``; yield each rule set with its result as it finishes, the costliest
     started first."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import as_completed
+
+    from ghostdb.store import workers as processes
 
     url = engine.url.render_as_string(hide_password=False)
     order = sorted(rule_sets, key=lambda r: game_of(r).cost(), reverse=True)
-    # spawn, not fork: a worker must not inherit this process's open connections.
-    context = multiprocessing.get_context("spawn")
     workers = min(jobs, len(order))
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+    pool = processes.pool(workers)
+    try:
         futures = {pool.submit(solve_in_worker, url, name, r.key, force, workers): r for r in order}
-        try:
-            for future in as_completed(futures):
-                yield futures[future], future.result()
-        except BaseException:
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    except BaseException:
+        processes.stop(pool)
+        raise
+    pool.shutdown(wait=True)
 
 
-def solve_in_worker(url: str, name: str, key: str, force: bool, workers: int) -> SolveResult:
+def solve_in_worker(
+    url: str,
+    name: str,
+    key: str,
+    force: bool,
+    workers: int,
+    progress: ProgressFn | None = None,
+) -> SolveResult:
     """One rule set solved in a worker process, on an engine of its own, beside
     ``workers`` - 1 others."""
     from ghostdb.store.db import open_engine
@@ -401,7 +419,8 @@ def solve_in_worker(url: str, name: str, key: str, force: bool, workers: int) ->
         # On SQLite the workers take turns with the one write lock: one writes while the
         # others build and solve.  (Staging each worker's rows in memory first, to hold
         # the lock briefly, did a sixth more work and held a second copy of the rows.)
-        return run_solve(engine, name, parse_rules(key), force=force, workers=workers)
+        rules = parse_rules(key)
+        return run_solve(engine, name, rules, force=force, workers=workers, progress=progress)
     finally:
         engine.dispose()
 

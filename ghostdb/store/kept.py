@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import and_, delete, insert, or_, select
 
 from ghostdb.errors import NotWorkedOut
 from ghostdb.store.db import serialise, writing
@@ -154,16 +154,25 @@ def not_worked_out(what: str, command: str) -> NotWorkedOut:
     return NotWorkedOut(f"{what} is not worked out yet: run `{command}` to work it out and keep it")
 
 
-def stored(conn: Connection, solution_id: int) -> list[tuple[Key, Any]]:
-    """Every answer kept about a solution, alone or as the first of two (for `verify`)."""
+def stored(
+    conn: Connection, solution_id: int, checked: Collection[int] = ()
+) -> list[tuple[Key, Any]]:
+    """Every answer kept about a solution, alone or as either of two (for `verify`); a
+    comparison whose first solution is in ``checked`` is left to that solution's check."""
+    c = kept_answers.c
     stmt = (
-        select(kept_answers.c.other_id, kept_answers.c.question, kept_answers.c.body)
-        .where(kept_answers.c.solution_id == solution_id)
-        .order_by(kept_answers.c.other_id, kept_answers.c.question)
+        select(c.solution_id, c.other_id, c.question, c.body)
+        .where(
+            or_(
+                c.solution_id == solution_id,
+                and_(c.other_id == solution_id, c.solution_id.not_in(list(checked) or [-1])),
+            )
+        )
+        .order_by(c.solution_id, c.other_id, c.question)
     )
     return [
-        (Key(solution_id, question, other), json.loads(body))
-        for other, question, body in conn.execute(stmt).all()
+        (Key(first, question, other), json.loads(body))
+        for first, other, question, body in conn.execute(stmt).all()
     ]
 
 

@@ -365,6 +365,12 @@ def published_solution(
     return conn.execute(stmt).first()
 
 
+def solution_by_id(conn: Connection, solution_id: int) -> Row[Any] | None:
+    """The row of solution ``solution_id`` while it is published; None once superseded."""
+    stmt = select(solutions).where(solutions.c.id == solution_id, PUBLISHED)
+    return conn.execute(stmt).first()
+
+
 def insert_job(conn: Connection, **values: Any) -> int:
     return conn.execute(insert(solutions).values(**values)).inserted_primary_key[0]
 

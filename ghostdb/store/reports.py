@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import and_, case, func, select
@@ -97,7 +97,7 @@ def work_out_figures(
     start = solution.openings()
     sizes = None
     with solution.engine.connect() as conn:
-        row = solution_row(conn, solution.name, solution.rules)
+        row = _published_row(conn, solution)
         if solution.game.keeps_plans:
             sizes = plan_sizes(conn, row.id, solution.game, start) if row.has_plans else None
             if sizes is None:
@@ -252,7 +252,7 @@ def _openings(solution: Solution, compute: bool | None) -> list[list[Any]]:
         Key(solution.id, OPENINGS),
         lambda: work_out_openings(solution),
         compute=_compute(solution, compute),
-        what=f"the openings' plans of {solution.name} under {solution.rules.key}",
+        what=f"the plan after each opening of {solution.name} under {solution.rules.key}",
         command=f"ghostdb openings {solution.name}{solution.rules.flags()} --words",
     )
 
@@ -310,25 +310,34 @@ def work_out(solution: Solution, question: str) -> Any:
 
 
 def check_kept(
-    engine: Engine, solution_id: int, handle: Callable[[int], Solution | None]
+    engine: Engine,
+    solution_id: int,
+    handle: Callable[[int], Solution | None],
+    checked: Collection[int] = (),
 ) -> tuple[int, list[str]]:
     """Work every answer kept about a solution out again from the stored positions and
-    compare (for `verify`); ``handle`` gives a published solution's handle by id (None:
-    not published).  Returns how many answers were checked and what disagrees."""
+    compare (for `verify`): its own, and its comparisons either way round (one whose
+    first solution is in ``checked`` is left to that one's check); ``handle`` gives a
+    published solution's handle by id (None: not published).  Returns how many answers
+    were checked and what disagrees."""
     with engine.connect() as conn:
-        answers = kept.stored(conn, solution_id)
-    here = handle(solution_id) if answers else None
+        answers = kept.stored(conn, solution_id, checked)
     problems = []
     for key, body in answers:
-        assert here is not None
+        here = handle(key.solution_id)
         if key.other_id:
             other = handle(key.other_id)
-            if other is None:
-                problems.append(f"a comparison is kept with unpublished solution {key.other_id}")
+            if here is None or other is None:
+                missing = key.other_id if other is None else key.solution_id
+                problems.append(f"a comparison is kept with unpublished solution {missing}")
                 continue
             fresh = work_out_pair(here, other, body.get("limit", 0))
-            what = f"the comparison with {other.name} {other.rules.key}"
+            what = (
+                f"the comparison of {here.name} {here.rules.key} "
+                f"with {other.name} {other.rules.key}"
+            )
         else:
+            assert here is not None
             fresh = work_out(here, key.question)
             what = f"the kept {key.question}"
         if not kept.same(body, fresh):
@@ -412,13 +421,7 @@ def compare_command(left: Solution, right: Solution) -> str:
         mine, theirs = getattr(left.rules, option.name), getattr(right.rules, option.name)
         if getattr(mine, "value", mine) == getattr(theirs, "value", theirs):
             continue
-        value = getattr(theirs, "value", theirs)
-        if option.type is bool:
-            default = getattr(option.default, "value", option.default)
-            flag = option.flag if value != default else option.opposite_flag
-            words.append("--vs-" + flag.removeprefix("--"))
-        else:
-            words.append(f"--vs-{option.flag.removeprefix('--')} {value}")
+        words.append("--vs-" + option.flag_selecting(theirs).removeprefix("--"))
     return " ".join(w for w in words if w)
 
 
@@ -443,12 +446,23 @@ def _swapped(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _published_row(conn: Any, solution: Solution) -> Any:
+    """The row of the very solution ``solution`` handles, read by its id (by name, a
+    solve of the same rule set published meanwhile would be read in its place)."""
+    row = q.solution_by_id(conn, solution.id)
+    if row is None:  # superseded since the handle was made: its positions are gone
+        solution_row(conn, solution.name, solution.rules)  # unsolved: raises the right error
+        raise NotSolved(
+            f"{solution.name} ({solution.rules.key}) was solved again meanwhile: ask again"
+        )
+    return row
+
+
 def work_out_pair(left: Solution, right: Solution, limit: int) -> dict[str, Any]:
     """Compare two solutions row by row (joins over their positions and words), keeping
     ``limit`` examples of each difference."""
     with left.engine.connect() as conn:
-        sa = solution_row(conn, left.name, left.rules)
-        sb = solution_row(conn, right.name, right.rules)
+        sa, sb = _published_row(conn, left), _published_row(conn, right)
         common, different, different_reachable = outcome_agreement(conn, sa.id, sb.id)
         shown = outcome_disagreements(conn, sa.id, sb.id, limit)
         body: dict[str, Any] = {

@@ -12,9 +12,9 @@ verify what it has just solved (verify needs more memory than the solve: `VERIFY
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ghostdb.games.base import SortedWords
 from ghostdb.games.registry import game_of, parse_rules
@@ -44,6 +44,8 @@ class Task:
     rules: RuleSet
     peak: int
     """Bytes at the peak, estimated (verify included when the run verifies)."""
+    keep_only: bool = False
+    """Published already, its answers not kept (a keep cut short): the task keeps them."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,12 @@ class Done:
     verdict: Verdict | None
     error: str | None
     seconds: float
+
+
+WORKER_DIED = (
+    "a worker process was killed (out of memory?) while this ran: run again to retry it "
+    "(with --jobs 1 it has all the memory)"
+)
 
 
 def budget() -> int:
@@ -75,7 +83,8 @@ def plan(
     """The solves to run of ``names`` (stored dictionaries) under ``rule_keys``, each with
     its estimated peak (a cheap bound where it is under `SMALL` or within a ``share`` of
     the budget, else the sampled estimate), biggest first; and how many were left out
-    as published already (all of them solved again with ``force``)."""
+    as published already (all of them solved again with ``force``).  A published
+    solution whose answers are not kept is not left out: its task only keeps them."""
     from ghostdb.store import kept
     from ghostdb.store.reports import SUMMARY
 
@@ -91,11 +100,13 @@ def plan(
     for name in names:
         for key in rule_keys:
             if not force and (name, key) in unkept:
-                tasks.append(Task(name, parse_rules(key), 0))
+                tasks.append(Task(name, parse_rules(key), 0, keep_only=True))
     room = budget() // max(1, share)
     for name in names:
         wanted = [k for k in rule_keys if force or (name, k) not in published]
-        skipped += len(rule_keys) - len(wanted)
+        skipped += sum(
+            1 for k in rule_keys if k not in wanted and (force or (name, k) not in unkept)
+        )
         if not wanted:
             continue
         d = dictionaries[name]
@@ -121,40 +132,78 @@ def _peak(game: object, words: SortedWords, room: int) -> int:
 
 
 def run(
-    engine: Engine, tasks: Sequence[Task], jobs: int, *, force: bool = False, verify: bool = False
+    engine: Engine,
+    tasks: Sequence[Task],
+    jobs: int,
+    *,
+    force: bool = False,
+    verify: bool = False,
+    progress: Callable[[Task, str, int, int], None] | None = None,
 ) -> Iterator[Done]:
     """Run ``tasks`` in up to ``jobs`` worker processes writing to the store of
     ``engine``, starting a task only while the estimated peaks of those running leave it
     room (one runs alone whatever its estimate: its own check refuses it if it cannot
     fit); yield each as it ends.  A task that fails is reported, not raised: the others
-    go on.  Ctrl-C stops every worker (their jobs end failed, nothing half published)."""
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    go on, in new workers if one was killed (out of memory).  Ctrl-C stops every worker
+    (their jobs end failed, nothing half published).  ``progress(task, stage, done,
+    total)`` hears each running task's stages (build, solve, write, publish, keep, verify),
+    from a thread of this process."""
+    from ghostdb.store import workers
+
+    listener = None
+    if progress is not None:
+        listener = workers.Listener(lambda tag, *report: progress(tasks[tag], *report))
+    pending = list(range(len(tasks)))
+    try:
+        while pending:  # a pool, and a new one if a worker was killed
+            yield from _pool_run(engine, tasks, pending, jobs, force, verify, listener)
+    finally:
+        if listener is not None:
+            listener.close()
+
+
+def _pool_run(
+    engine: Engine,
+    tasks: Sequence[Task],
+    pending: list[int],
+    jobs: int,
+    force: bool,
+    verify: bool,
+    listener: Any,
+) -> Iterator[Done]:
+    """Run the ``pending`` tasks (indices, taken off as they start) in one pool until they
+    end or a worker dies (the pool is then broken: the rest wait for the next)."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    from ghostdb.store import workers
 
     url = engine.url.render_as_string(hide_password=False)
-    pending = list(tasks)
     room = budget()
-    # spawn, not fork: a worker must not inherit this process's open connections.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max(1, min(jobs, len(pending))), mp_context=context) as pool:
-        running: dict[object, tuple[Task, float]] = {}
-        try:
-            while pending or running:
-                while len(running) < jobs:
-                    peaks = [task.peak for task, _ in running.values()]
-                    task = next_task(pending, peaks, room)
-                    if task is None:
-                        break
-                    pending.remove(task)
-                    future = pool.submit(work, url, task.name, task.rules.key, force, verify)
-                    running[future] = (task, time.perf_counter())
-                finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
-                for future in finished:
-                    task, started = running.pop(future)
-                    yield _ended(future, task, time.perf_counter() - started)
-        except BaseException:
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
+    reports = listener.reports if listener is not None else None
+    pool = workers.pool(min(jobs, len(pending)), reports)
+    running: dict[Any, tuple[int, float]] = {}
+    try:
+        broken = False
+        while (pending and not broken) or running:
+            while len(running) < jobs and not broken:
+                peaks = [tasks[i].peak for i, _ in running.values()]
+                chosen = next_task([tasks[i] for i in pending], peaks, room)
+                if chosen is None:
+                    break
+                i = next(i for i in pending if tasks[i] is chosen)
+                pending.remove(i)
+                future = pool.submit(work, url, chosen.name, chosen.rules.key, force, verify, i)
+                running[future] = (i, time.perf_counter())
+            finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+            for future in finished:
+                i, started = running.pop(future)
+                broken = broken or isinstance(future.exception(), BrokenProcessPool)
+                yield _ended(future, tasks[i], time.perf_counter() - started)
+    except BaseException:
+        workers.stop(pool)
+        raise
+    pool.shutdown(wait=True)
 
 
 def next_task(pending: Sequence[Task], running: Sequence[int], room: int) -> Task | None:
@@ -169,23 +218,30 @@ def next_task(pending: Sequence[Task], running: Sequence[int], room: int) -> Tas
 
 
 def _ended(future: object, task: Task, seconds: float) -> Done:
+    from concurrent.futures.process import BrokenProcessPool
+
     from ghostdb.errors import GhostdbError
     from ghostdb.store.faults import describe
 
     try:
         result, verdict = future.result()  # type: ignore[attr-defined]
+    except BrokenProcessPool:  # a worker died: the system killed it, for memory most often
+        return Done(task, None, None, WORKER_DIED, seconds)
     except (GhostdbError, MemoryError, OSError) as exc:
         return Done(task, None, None, describe(exc).removeprefix("error: "), seconds)
     return Done(task, result, verdict, None, seconds)
 
 
 def work(
-    url: str, name: str, key: str, force: bool, verify: bool
+    url: str, name: str, key: str, force: bool, verify: bool, tag: int = 0
 ) -> tuple[SolveResult, Verdict | None]:
-    """One task in a worker process: solve (a no-op if published), then verify."""
+    """One task in a worker process: solve (a no-op if published), then verify; its
+    stages reported to the pool's listener under ``tag``."""
+    from ghostdb.store import workers
     from ghostdb.store.jobs import solve_in_worker
 
-    result = solve_in_worker(url, name, key, force, 1)
+    report = workers.reporter(tag)
+    result = solve_in_worker(url, name, key, force, 1, report)
     if not verify:
         return result, None
     from ghostdb.store.db import open_engine
@@ -193,6 +249,11 @@ def work(
 
     engine = open_engine(url)
     try:
-        return result, verify_store(engine, name, parse_rules(key), False)[0]
+        if report:
+            report("verify", 0, 1)
+        verdict = verify_store(engine, name, parse_rules(key), False)[0]
+        if report:
+            report("verify", 1, 1)
+        return result, verdict
     finally:
         engine.dispose()

@@ -17,7 +17,7 @@ Nothing here solves except `Store.solve`, which runs a job (see `ghostdb.store.j
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -87,6 +87,13 @@ class Store:
 
     def __exit__(self, *_exc: object) -> None:
         self.close()
+
+    def warm(self) -> int:
+        """Have the database's pages read into the system's cache in the background (a
+        server about to answer requests); the bytes asked for (see `db.warm`)."""
+        from ghostdb.store.db import warm
+
+        return warm(self.engine)
 
     def schema_revision(self) -> str | None:
         with self.engine.connect() as conn:
@@ -253,13 +260,20 @@ class Store:
         return schedule.plan(self.engine, names, rule_keys, force=force, verify=verify, share=jobs)
 
     def run_solves(
-        self, tasks: Sequence[Task], *, jobs: int = 1, force: bool = False, verify: bool = False
+        self,
+        tasks: Sequence[Task],
+        *,
+        jobs: int = 1,
+        force: bool = False,
+        verify: bool = False,
+        progress: Callable[[Task, str, int, int], None] | None = None,
     ) -> Iterator[Done]:
         """Run planned solves (and verify each) in ``jobs`` worker processes, started as
-        their estimated memory allows; yield each as it ends, a failure included."""
+        their estimated memory allows; yield each as it ends, a failure included;
+        ``progress(task, stage, done, total)`` hears the stages of those running."""
         from ghostdb.store import schedule
 
-        return schedule.run(self.engine, tasks, jobs, force=force, verify=verify)
+        return schedule.run(self.engine, tasks, jobs, force=force, verify=verify, progress=progress)
 
     def solutions(self, name: str | None = None) -> list[SolutionInfo]:
         """Every solve job (published, failed, superseded), oldest first."""

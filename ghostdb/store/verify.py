@@ -171,12 +171,15 @@ def verify_store(
             verify_solution(conn, row, row.name, by_id.get(row.dictionary_id)) for row in chosen
         ]
         names = {r.id: (r.name, r.rules) for r in q.all_published(conn)}
+    checked = {row.id for row in chosen}
     for verdict in verdicts:
-        _check_kept(engine, verdict, names)
+        _check_kept(engine, verdict, names, checked)
     return verdicts
 
 
-def _check_kept(engine: Engine, verdict: Verdict, names: dict[int, tuple[str, str]]) -> None:
+def _check_kept(
+    engine: Engine, verdict: Verdict, names: dict[int, tuple[str, str]], checked: set[int]
+) -> None:
     """Work the solution's kept answers out again and compare (when its positions are
     sound: answers worked out from wrong rows would only repeat what is found)."""
     from ghostdb.store.lookups import Lookups
@@ -196,7 +199,7 @@ def _check_kept(engine: Engine, verdict: Verdict, names: dict[int, tuple[str, st
         return Solution(engine, lookups, name, rules, lookups.ref(name, rules))
 
     try:
-        verdict.kept, problems = check_kept(engine, verdict.solution_id, handle)
+        verdict.kept, problems = check_kept(engine, verdict.solution_id, handle, checked)
     finally:
         lookups.close()
     verdict.found("kept answer", len(problems), problems)

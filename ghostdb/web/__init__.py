@@ -54,6 +54,7 @@ def serve(
         )
     shown = f"[{host}]" if ":" in host else host
     print(f"ghostdb: serving on http://{shown}:{port}/ (API docs at /docs; Ctrl-C stops)")
+    store.warm()  # the first requests read from memory, not one disk page at a time
     config = server_config(store, host, port, cors)
     config.load()  # imports the protocol and loop modules now, before the freeze
     # The ~85,000 objects of start-up (FastAPI, Pydantic, the routes) live as long as the
