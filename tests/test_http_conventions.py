@@ -72,6 +72,51 @@ def test_tags_differ_by_request_and_change_when_something_is_published(
     assert fresh.status_code == 200 and fresh.headers["etag"] != tags[url]
 
 
+@pytest.mark.parametrize("url", ANSWERS)
+def test_an_answer_asked_again_is_sent_from_memory_as_it_was(
+    client: TestClient, store: Store, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = client.get(url)
+    assert first.status_code == 200, first.text
+
+    def no_reads(*_args: object, **_kw: object) -> None:
+        raise AssertionError("read again")
+
+    with monkeypatch.context() as patch:
+        for method in ("solution", "lookup", "compare", "catalogue", "games", "openings"):
+            patch.setattr(store, method, no_reads)
+        again = client.get(url)
+    assert (again.status_code, again.content) == (200, first.content)
+    assert again.headers["etag"] == first.headers["etag"]
+    assert again.headers["content-type"] == first.headers["content-type"]
+    # What another solve publishes is sent, not what was held.
+    store.solve("five", Rules(min_length=3), force=True)
+    store.compare("five", None, Rules(min_length=3), Rules(min_length=4))  # kept anew
+    fresh = client.get(url)
+    assert fresh.status_code == 200 and fresh.headers["etag"] != first.headers["etag"]
+
+
+def test_the_cache_keeps_the_most_recently_used_within_its_bytes() -> None:
+    cache = conventions.AnswerCache(limit=10)
+    for tag in (b"a", b"b", b"c"):
+        cache.put("s", tag, [], b"1234")
+    assert cache.get(b"a") is None and cache.get(b"b") is not None and cache.size == 8
+    cache.put("s", b"d", [], b"1234")  # c is the least recently used now
+    assert cache.get(b"c") is None and cache.get(b"b") is not None
+    cache.put("t", b"e", [], b"12")  # a new publication state: nothing older is valid
+    assert [*cache.entries] == [b"e"] and cache.size == 2
+    cache.put("t", b"big", [], b"x" * (conventions.CACHE_ENTRY + 1))
+    assert cache.get(b"big") is None
+
+
+def test_an_error_is_not_held(client: TestClient, store: Store) -> None:
+    url = "/api/compare?a=five&vs_min_length=5"  # not worked out: a 404 naming the command
+    assert client.get(url).status_code == 404
+    store.solve("five", Rules(min_length=5))
+    store.compare("five", None, Rules(min_length=3), Rules(min_length=5))
+    assert client.get(url).status_code == 200
+
+
 def test_a_random_move_is_not_cached_and_errors_carry_no_tag(client: TestClient) -> None:
     draw = client.get("/api/five/move?fragment=t")
     assert draw.status_code == 200 and draw.headers["cache-control"] == "no-store"

@@ -310,13 +310,17 @@ def test_the_server_reads_a_comparison_the_command_line_kept(tmp_path: Path) -> 
         assert conn.execute(select(func.count()).select_from(solutions)).scalar_one() == 2
 
 
-def test_the_server_reads_the_solution_published_after_it_started(tmp_path: Path) -> None:
+def test_the_server_reads_the_solution_published_after_it_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A server's handles keep solution ids: a rule set solved again meanwhile is read at
     its new id (not a 404, nor the old answer held)."""
     from starlette.testclient import TestClient
 
+    from ghostdb.web import conventions
     from ghostdb.web.app import create_app
 
+    monkeypatch.setattr(conventions, "STATE_SECONDS", 0.0)  # a publication seen at once
     path = tmp_path / "ghost.db"
     with open_store(path) as store:
         store.ingest(write_list(tmp_path, "cat cow dog", "w"))

@@ -860,8 +860,10 @@ def test_a_walk_past_the_limit_is_a_400_naming_the_command(
     """Lines and plans from a position are walked for the request, so no request walks
     more than `WALK_LIMIT` positions: past it, one line says what prints it whole."""
     from ghostdb.web import app as web_app
+    from ghostdb.web.conventions import AnswerCache
 
     monkeypatch.setattr(web_app, "WALK_LIMIT", 5)
+    monkeypatch.setattr(client.app, "cache", AnswerCache())  # answers held under the old limit
     message = error_of(client, "/api/enable1/line", 400)
     assert "passes more than 5 positions" in message and "`ghostdb line enable1`" in message
     message = error_of(client, "/api/enable1/strategy?fragment=a&player=0", 400)
@@ -869,4 +871,5 @@ def test_a_walk_past_the_limit_is_a_400_naming_the_command(
     # The plan from the start is kept: read, not walked, whatever its size.
     assert get(client, "/api/enable1/strategy?player=1")["outcomes"] > 5
     monkeypatch.setattr(web_app, "WALK_LIMIT", 10_000)
+    monkeypatch.setattr(client.app, "cache", AnswerCache())
     assert get(client, "/api/enable1/line")["endings"]

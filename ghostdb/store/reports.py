@@ -27,7 +27,7 @@ from ghostdb.games.base import VALUE_NAMES
 from ghostdb.store import kept
 from ghostdb.store import queries as q
 from ghostdb.store.kept import Key
-from ghostdb.store.lookups import checked_rules, solution_row, subject
+from ghostdb.store.lookups import checked_rules, subject
 from ghostdb.store.schema import positions, words
 from ghostdb.store.walks import missing_plans, plan_sizes
 from ghostdb.values import Outcome
@@ -447,14 +447,16 @@ def _swapped(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _published_row(conn: Any, solution: Solution) -> Any:
-    """The row of the very solution ``solution`` handles, read by its id (by name, a
-    solve of the same rule set published meanwhile would be read in its place)."""
+    """The row of the solution ``solution`` handles, read by its id: by name, a solve of
+    the same rule set published by another process meanwhile would be read in its place,
+    beside positions read at the old id.  A handle whose solution was replaced is moved
+    to the new one first (its caller reads everything else after this)."""
     row = q.solution_by_id(conn, solution.id)
-    if row is None:  # superseded since the handle was made: its positions are gone
-        solution_row(conn, solution.name, solution.rules)  # unsolved: raises the right error
-        raise NotSolved(
-            f"{solution.name} ({solution.rules.key}) was solved again meanwhile: ask again"
-        )
+    if row is None:  # replaced since the handle was made (NotSolved if withdrawn)
+        solution.refresh()
+        row = q.solution_by_id(conn, solution.id)
+    if row is None:
+        raise NotSolved(f"{solution.name} ({solution.rules.key}) is being solved again: ask again")
     return row
 
 

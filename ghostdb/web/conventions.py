@@ -10,6 +10,11 @@ publication state is read at most once every `STATE_SECONDS` (a new solve is see
 that time; a cache in front may in any case serve an answer for ``max-age``).  A
 computer's move without a ``seed`` is a random draw: ``no-store``.
 
+The answers themselves are held too, by the same tag, in a cache of `CACHE_BYTES` (the
+least recently used go first, and all of them when the publication state changes): a
+plan, a report or a comparison asked again is sent from memory, without a read or the
+JSON made again.  The cache is the event loop's alone, so it takes no lock.
+
 CORS is off unless ``ghostdb serve --cors ORIGIN`` names the origins (``*`` for any) whose
 pages may read the API; the API only reads, so only GET and HEAD are allowed.
 """
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,6 +34,38 @@ MAX_AGE = 300
 STATE_SECONDS = 1.0
 """How long the store's publication state is taken as known before it is read again."""
 PREFLIGHT_MAX_AGE = 86_400
+CACHE_BYTES = 64 * 2**20
+"""The answers' bytes the server holds ready (its memory stays well under 500 MB)."""
+CACHE_ENTRY = 4 * 2**20
+"""The largest answer held (a SuperDuperGhost solution's openings' plans: half a MB)."""
+
+
+class AnswerCache:
+    """Whole answers (status 200) by their ETag, least recently used dropped first."""
+
+    def __init__(self, limit: int = CACHE_BYTES) -> None:
+        self.limit = limit
+        self.size = 0
+        self.state = ""
+        self.entries: OrderedDict[bytes, tuple[list[tuple[bytes, bytes]], bytes]] = OrderedDict()
+
+    def get(self, tag: bytes) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
+        found = self.entries.get(tag)
+        if found is not None:
+            self.entries.move_to_end(tag)
+        return found
+
+    def put(self, state: str, tag: bytes, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
+        if state != self.state:  # all made under another state: none can be asked for again
+            self.entries.clear()
+            self.size, self.state = 0, state
+        if len(body) > CACHE_ENTRY or tag in self.entries:
+            return
+        self.entries[tag] = (headers, body)
+        self.size += len(body)
+        while self.size > self.limit:
+            _, (_, dropped) = self.entries.popitem(last=False)
+            self.size -= len(dropped)
 
 
 def _header(scope: dict[str, Any], name: bytes) -> bytes | None:
@@ -46,6 +84,7 @@ class Conventions:
         self.cors = tuple(cors)
         self._state = ""
         self._state_read = float("-inf")
+        self.cache = AnswerCache()
 
     def state(self) -> str:
         """The store's publication state, read again once `STATE_SECONDS` have passed."""
@@ -98,7 +137,36 @@ class Conventions:
             if wanted is not None and _matches(wanted, tag):
                 await _respond(send, 304, extra)
                 return
+            if method == "GET":
+                await self._cached(scope, receive, send, tag, extra)
+                return
         await self.app(scope, receive, _with(send, extra))
+
+    async def _cached(
+        self, scope: dict[str, Any], receive: Any, send: Any, tag: bytes, extra: list[Any]
+    ) -> None:
+        """The answer under ``tag``: from the cache, else from the app and kept."""
+        found = self.cache.get(tag)
+        if found is not None:
+            headers, body = found
+            start = {"type": "http.response.start", "status": 200, "headers": headers + extra}
+            await send(start)
+            await send({"type": "http.response.body", "body": body})
+            return
+        state, seen, parts = self._state, {}, []
+
+        async def keeping(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                seen.update(message)
+            elif message["type"] == "http.response.body" and seen.get("status") == 200:
+                parts.append(message.get("body", b""))
+                if not message.get("more_body", False):
+                    headers = list(seen.get("headers", ()))
+                    self.cache.put(state, tag, headers, b"".join(parts))
+            await sending(message)
+
+        sending = _with(send, extra)
+        await self.app(scope, receive, keeping)
 
 
 def _preflight() -> list[tuple[bytes, bytes]]:
