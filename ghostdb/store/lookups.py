@@ -77,6 +77,7 @@ class Lookups:
         # are one range of the primary key (see `extended_positions_sql`).
         self.range_sql = extended_positions_sql(engine.dialect.name)
         self.batch_sql = batch_positions_sql(engine.dialect.name)
+        self.level_sql = level_positions_sql(engine.dialect.name)
         self._local = threading.local()
 
     def close(self) -> None:
@@ -156,10 +157,12 @@ class Lookups:
         gc.disable()
         driver.execute("BEGIN" if sqlite else "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         try:
-            if self.batch_sql is None or not ref.game.children_extend_key:
-                found = [self.read(name, ref, key) for key in keys]
-            else:
+            if self.batch_sql is not None and ref.game.children_extend_key:
                 found = self._read_batches(name, ref, keys)
+            elif self.level_sql is not None and len(keys) > 1:
+                found = self._read_by_level(name, ref, keys)
+            else:
+                found = [self.read(name, ref, key) for key in keys]
         except BaseException:
             with contextlib.suppress(Exception):  # the error that ended the reads is told
                 driver.execute("ROLLBACK")
@@ -197,6 +200,43 @@ class Lookups:
                 got = heads.get(i)
                 ok = got is not None and got[0][0] == key
                 found.append(_extended_position(name, game, key, got) if ok else None)
+        return found
+
+    def _read_by_level(
+        self, name: str, ref: SolutionRef, keys: Sequence[str]
+    ) -> list[Position | None]:
+        """Any other game: the keys and every candidate child of theirs, deduplicated and
+        read level by level, `BATCH_KEYS` a statement (`level_positions_sql`).  Siblings
+        share most of their candidates (SuperGhost adds a letter at either end): a walk's
+        level of 250 positions is a few statements, not 250, each of which gave the
+        interpreter lock up and waited to take it back behind a busy server's loop."""
+        game = ref.game
+        sqlite = self.engine.dialect.name == "sqlite"
+        candidates = [game.candidates(key) for key in keys]
+        wanted: dict[int, set[str]] = {}
+        for key, plays in zip(keys, candidates, strict=True):
+            wanted.setdefault(game.level(key), set()).add(key)
+            for _, child in plays:
+                wanted.setdefault(game.level(child), set()).add(child)
+        rows: dict[str, Any] = {}
+        for level, group in wanted.items():
+            ordered = sorted(group)
+            for lo in range(0, len(ordered), BATCH_KEYS):
+                part = ordered[lo : lo + BATCH_KEYS]
+                args: Any = (
+                    (ref.id, level, json.dumps(part, ensure_ascii=False))
+                    if sqlite
+                    else {"s": ref.id, "l": level, "f": part}
+                )
+                for row in self.dbapi().execute(self.level_sql, args).fetchall():
+                    rows[row[0]] = row
+        found: list[Position | None] = []
+        for key, plays in zip(keys, candidates, strict=True):
+            if key not in rows:
+                found.append(None)
+                continue
+            near = [rows[key], *(rows[c] for _, c in plays if c in rows)]
+            found.append(_position(name, game, key, near, plays))
         return found
 
     def plan_play(self, ref: SolutionRef, key: str) -> int | None:
@@ -352,6 +392,19 @@ def extended_positions_sql(dialect: str) -> str | None:
     rows = f"SELECT {', '.join(POSITION_FIELDS)} FROM {positions.name} WHERE solution_id = {s}"
     head = f"{rows} AND level = {level} AND fragment = {f}"
     return f"{head} UNION ALL {rows} AND level = {level} + 1 AND fragment > {f} AND fragment < {h}"
+
+
+def level_positions_sql(dialect: str) -> str | None:
+    """The positions of one level of a solution whose keys are in a list: SQLite's ``?1``
+    the solution id, ``?2`` the level, ``?3`` a JSON array of keys; PostgreSQL's
+    ``%(s)s``, ``%(l)s`` and ``%(f)s`` an array.  None for another database."""
+    fields = ", ".join(POSITION_FIELDS)
+    rows = f"SELECT {fields} FROM {positions.name} WHERE solution_id = "
+    if dialect == "sqlite":
+        return f"{rows}?1 AND level = ?2 AND fragment IN (SELECT value FROM json_each(?3))"
+    if dialect == "postgresql":
+        return f"{rows}%(s)s AND level = %(l)s AND fragment = ANY(%(f)s::text[])"
+    return None
 
 
 def batch_positions_sql(dialect: str) -> str | None:
