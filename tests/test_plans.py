@@ -8,6 +8,7 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from brute import brute_force
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from sqlalchemy import text, update
 
 from ghostdb import Rules, Store, open_store
-from ghostdb.errors import BadMove, DeadFragment, MissingPlans
+from ghostdb.errors import BadMove, DeadFragment, MissingPlans, TooLarge
 from ghostdb.games.ghost.rules import Variant
 from ghostdb.store.schema import solutions
 
@@ -366,3 +367,18 @@ def test_plans_and_lines_match_brute_force(
             assert (plan.rank.lossiness, plan.rank.outcomes, plan.rank.letters) == expected
         lines = shared_store.solution(name, rules).line(fragment)
         assert sorted(e.path for e in lines.endings) == sorted(principal(fragment))
+        assert_limit_is_exact(shared_store.solution(name, rules), fragment, lines.tree)
+
+
+def count_nodes(node: Any) -> int:
+    return 1 + sum(count_nodes(c) for c in node.children)
+
+
+def assert_limit_is_exact(solution: Any, fragment: str, tree: Any) -> None:
+    """A walk of exactly ``limit`` positions is answered; one more is refused (a walk
+    refuses early, before reading a level that must pass the limit)."""
+    n = count_nodes(tree)
+    assert count_nodes(solution.line(fragment, limit=n).tree) == n
+    if n > 1:
+        with pytest.raises(TooLarge):
+            solution.line(fragment, limit=n - 1)

@@ -14,9 +14,11 @@ answers ``database is locked`` at once when another writer committed since the r
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Iterator
@@ -66,30 +68,36 @@ def sqlite_path(url: str) -> Path | None:
 
 
 def warm(engine: Engine) -> int:
-    """Ask the kernel to read a SQLite database's file into its page cache, in the
-    background, where the file fits in half the memory available; the bytes asked for
-    (0: not SQLite, too big, or not on a system that takes the advice).
+    """Read a SQLite database's file through once, in a background thread at the lowest
+    priority, so that the system caches its pages, where the file fits in half the
+    memory available; the bytes it will read (0: not SQLite, or too big).
 
     A server that has just started would otherwise read each page on first request, one
-    random read at a time: on a store of many gigabytes its first minutes answer 5-20
+    random read at a time: on a store of many gigabytes its first minutes answer several
     times slower than the rest (PostgreSQL's ``pg_prewarm`` does the same for its own
     buffers).  Nothing waits for the reading, and the pages stay the kernel's: a process
-    that needs the memory gets it back."""
-    import os
-
+    that needs the memory gets it back.  (``posix_fadvise(WILLNEED)`` asks the same
+    without a thread, but some kernels read only the first megabytes of it.)"""
     from ghostdb.store.memory import available
 
     path = sqlite_path(engine.url.render_as_string(hide_password=False))
-    advise = getattr(os, "posix_fadvise", None)
-    if path is None or advise is None or not path.is_file():
+    if path is None or not path.is_file():
         return 0
     size = path.stat().st_size
     room = min((free for free, _, _ in available()), default=0)
     if size > room // 2:
         return 0
-    with open(path, "rb") as file:
-        advise(file.fileno(), 0, 0, os.POSIX_FADV_WILLNEED)
+    threading.Thread(target=_read_through, args=(path,), daemon=True, name="ghostdb-warm").start()
     return size
+
+
+def _read_through(path: Path) -> None:
+    with contextlib.suppress(OSError, AttributeError):  # a thread's nice: Linux only
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+    chunk = bytearray(2**20)
+    with contextlib.suppress(OSError), open(path, "rb", buffering=0) as file:
+        while file.readinto(chunk):
+            pass
 
 
 def display_name(url: str | None) -> str:

@@ -141,6 +141,12 @@ def walk(
     depth, cycle = 0, False
     while frontier:
         following: list[_Entry] = []
+        # Every position not final that is expanded adds a node at least (a line's next
+        # move, a plan's move or the opponent's replies): a frontier that would pass the
+        # limit is refused before it is read (a walk that is refused cost the most).
+        growing = sum(1 for n, _, _ in frontier if n.game_length != 0)
+        if limit is not None and nodes + growing > limit:
+            raise _too_large(what, start.fragment, limit, name)
         read = _read_level(lookups, ref, name, frontier)
         for entry in frontier:
             node, pos, _ = entry
@@ -159,11 +165,7 @@ def walk(
                 node.children.append(child)
                 nodes += 1
                 if limit is not None and nodes > limit:
-                    raise TooLarge(
-                        f"that {what} from {start.fragment!r} passes more than {limit:,} "
-                        f"positions: ask from a position further on, or run `ghostdb {what} "
-                        f"{name}` for the whole of it"
-                    )
+                    raise _too_large(what, start.fragment, limit, name)
                 if game.level(play.fragment) <= game.level(key) and _on_path(play.fragment, entry):
                     cycle = True
                     continue
@@ -174,6 +176,13 @@ def walk(
 
 
 _Entry = tuple[Node, "Position | None", Any]
+
+
+def _too_large(what: str, fragment: str, limit: int, name: str) -> TooLarge:
+    return TooLarge(
+        f"that {what} from {fragment!r} passes more than {limit:,} positions: ask from a "
+        f"position further on, or run `ghostdb {what} {name}` for the whole of it"
+    )
 
 
 def _read_level(

@@ -3,9 +3,13 @@
 The Store keeps one raw DB-API connection per thread for lookups, and its caches
 tolerate races (a lost race only repeats work), so it serves many requests at once.
 Lookups take tens of microseconds on SQLite, less than a hand-off to a thread, so there
-they run on the event loop; everything else (and every call on a server database) runs
-in a small pool of threads of our own, which bounds the connections that threads hold
-(pool threads plus the loop's own) well below the engine's pool of 15.
+they run on the event loop.  So do walks (lines, and plans from a position: at most
+`WALK_LIMIT` positions, 1-35 ms): they hold the interpreter lock throughout, and in a
+thread they shared it with the loop, giving it up for every read and waiting to take it
+back; under 16 clients a 10 ms walk took 160-250 ms there, and made every other answer
+wait as long.  Everything else (reads of big kept answers, and every call on a server
+database) runs in a small pool of threads of our own, which bounds the connections that
+threads hold (pool threads plus the loop's own) well below the engine's pool of 15.
 """
 
 from __future__ import annotations

@@ -344,7 +344,7 @@ def add_plan_routes(app: FastAPI, answers: Answers) -> None:
         possible, the loser makes it last as long as possible (``ghostdb line --json``);
         400 when they pass more than 2,000 positions (the command prints them whole)."""
         rules = chosen(name, options)
-        found = await run(read_line, store, name, rules, fragment)
+        found = await run(read_line, store, name, rules, fragment, light=True)
         return as_json(found.as_dict())
 
     @app.get("/api/{name}/strategy", responses=NOT_WORKED_OUT, tags=["plans"])
@@ -359,7 +359,9 @@ def add_plan_routes(app: FastAPI, answers: Answers) -> None:
         """A player's best plan from a position: the outcomes to memorise and the plan as
         a tree (``ghostdb strategy --format json``); from the start, as kept."""
         rules = chosen(name, options)
-        return await run(read_strategy, store, name, rules, player, fragment)
+        # From a position: a walk, inline on SQLite like a line (see `Answers`).
+        walk = bool(fragment)
+        return await run(read_strategy, store, name, rules, player, fragment, light=walk)
 
     @app.get("/api/{name}/openings", responses=NOT_WORKED_OUT, tags=["plans"])
     async def openings(
