@@ -204,11 +204,15 @@ def verify(
     db: DbOption = None,
 ) -> None:
     """Check stored solutions: the dictionary against its recorded hash, the positions
-    against the rules, and every stored value against the positions one move on.
+    against the rules, and every stored value against the positions one move on.  Given
+    a pack file (`ghostdb pack`), check it whole, and with --db against the store.
     Exit status 1 if anything disagrees."""
     from ghostdb.text.common import to_json
     from ghostdb.text.verdicts import verdicts as render_verdicts
 
+    if name is not None and _is_pack(name):
+        _verify_pack(name, db, json)
+        return
     chosen = None
     if name is None and (every or given(rule_options)):
         fail("rule options and --all need a NAME: without one, verify checks everything")
@@ -235,3 +239,60 @@ def verify(
                 else ""
             )
         )
+
+
+def _is_pack(name: str) -> bool:
+    """Whether ``name`` means a pack file: a file that is one, or a path (a separator, or
+    the .ghostpack ending: a stored name never has them) to a file, which then fails as
+    a damaged pack rather than as an unknown name."""
+    from pathlib import Path
+
+    from ghostdb.pack.format import MAGIC
+
+    path = Path(name)
+    if not path.is_file():
+        return False
+    if "/" in name or name.endswith(".ghostpack"):
+        return True
+    try:
+        with open(path, "rb") as file:
+            return file.read(len(MAGIC)) == MAGIC
+    except OSError:
+        return False
+
+
+def _verify_pack(name: str, db: str | None, json: bool) -> None:
+    """`verify FILE`: the pack whole; with --db, against the stored solution."""
+    from ghostdb.cli.packs import open_or_fail
+    from ghostdb.pack.verify import verify_pack
+    from ghostdb.text.common import to_json
+
+    with open_or_fail(name) as pack:
+        verdict = verify_pack(pack)
+        problems = [f"{k}: {e}" for k, es in verdict.problems.items() for e in es]
+        if verdict.ok and db is not None:
+            with store_for(db) as store:
+                problems += [f"store: {p}" for p in store.check_pack(pack)]
+        summary = {
+            "file": name,
+            "name": pack.name,
+            "rules": pack.rules.key,
+            "positions": verdict.positions,
+            "checked_from_moves": verdict.checked,
+            "compared_with_store": db is not None and verdict.ok,
+            "ok": not problems,
+            "problems": problems,
+        }
+    if json:
+        emit(to_json(summary))
+    else:
+        for problem in problems:
+            emit(problem)
+        against = ", and agrees with the store" if summary["compared_with_store"] else ""
+        if not problems:
+            emit(
+                f"{name}: {pack.name} {pack.rules.key}, {verdict.positions:,} positions: every "
+                f"block whole, {verdict.checked:,} positions agree with their moves{against}"
+            )
+    if problems:
+        fail(f"{name}: {len(problems)} problem(s) found (above): do not trust it; pack it again")

@@ -29,31 +29,26 @@ from sqlalchemy.sql import Select
 
 from ghostdb.errors import DeadFragment, NotSolved
 from ghostdb.games import registry as g
-from ghostdb.games.base import VALUE_NAMES, Game, RuleSet
+from ghostdb.games.base import Game, RuleSet
 from ghostdb.games.registry import played_as
+from ghostdb.positions import DRAW as _DRAW
+from ghostdb.positions import FIELDS as POSITION_FIELDS
+from ghostdb.positions import LOSS as _LOSS
+from ghostdb.positions import OUTCOMES as _OUTCOMES
+from ghostdb.positions import best_move as _best_move
+from ghostdb.positions import move_counts as _move_counts
+from ghostdb.positions import position_from_rows as _position
+from ghostdb.positions import seats as _seats
 from ghostdb.store import queries as q
 from ghostdb.store.dictionaries import dictionary_row
 from ghostdb.store.schema import HAS_PLAN, positions, solutions
-from ghostdb.values import Outcome, Play, Position
+from ghostdb.values import Play, Position
 
 LOOKUP_CACHE_KIB = 16 * 1024
 """The page cache of a thread's SQLite connection for lookups (see `Lookups.dbapi`)."""
 
 BATCH_KEYS = 1000
 """The most plain-Ghost positions `Lookups.read_many` asks for in one statement."""
-
-POSITION_FIELDS = (
-    "fragment",
-    "reachable",
-    "outcome",
-    "game_length",
-    "best_play",
-    "safe_seats",
-    "label",
-)
-"""What a lookup reads of a position (and of each position one move away).  The counts of
-winning and drawing moves are not stored: they are counted from the plays read with it
-(`_move_counts`)."""
 
 
 class SolutionRef(NamedTuple):
@@ -449,73 +444,7 @@ def batch_positions_sql(dialect: str) -> str | None:
 # -- Position builders ---------------------------------------------------------------------
 
 
-def _position(
-    name: str,
-    game: Game,
-    key: str,
-    rows: Sequence[Any],
-    candidates: list[tuple[str, str]],
-) -> Position:
-    """A Position from position rows (fields as `POSITION_FIELDS`): the one at ``key``
-    and those one move away."""
-    by_key = {r[0]: r for r in rows}
-    head = by_key[key]
-    is_final = head[3] == 0
-    plays: list[Play] = []
-    if not is_final:  # the game is over here: continuations are no plays
-        for move, child in candidates:
-            r = by_key.get(child)
-            if r is not None and child != key:
-                outcome = _OUTCOMES[r[2]]
-                plays.append(Play(move, child, outcome, r[3], r[3] == 0, _seats(r[5]), r[6]))
-    to_move = game.to_move(key)
-    winning, drawing = _move_counts(plays, to_move)
-    return Position(
-        name=name,
-        game=game.name,
-        rules=game.key,
-        fragment=key,
-        outcome=_OUTCOMES[head[2]],
-        game_length=head[3],
-        best_move=_best_move(head[4], plays),
-        winning_moves=winning,
-        drawing_moves=drawing,
-        is_final=is_final,
-        ending=game.ending(key) if is_final else None,
-        reachable=bool(head[1]),
-        to_move=to_move,
-        plays=tuple(plays),
-        safe_seats=_seats(head[5]),
-        label=head[6],
-    )
-
-
-def _move_counts(plays: Sequence[Play], to_move: int) -> tuple[int, int]:
-    """A position's winning and drawing moves, counted from its plays as the solvers
-    count them (`ghostdb.solvers.Values`): a move wins when the opponent is lost after it
-    (with more than two players: when the mover is still safe after it), and draws when
-    it leads to a draw.  Counted rather than stored (revision 0010): two columns of every
-    row, which a lookup has the plays to count anyway."""
-    if plays and plays[0].safe_seats is not None:
-        return sum(to_move in p.safe_seats for p in plays if p.safe_seats is not None), 0
-    outcomes = [p.outcome for p in plays]
-    return outcomes.count(Outcome.LOSS), outcomes.count(Outcome.DRAW)
-
-
 _HIGHEST = "\U0010ffff"
-_OUTCOMES = tuple(Outcome(name) for name in VALUE_NAMES)
-"""The Outcome of each stored value code (``positions.outcome``)."""
-_LOSS, _DRAW = _OUTCOMES.index(Outcome.LOSS), _OUTCOMES.index(Outcome.DRAW)
-
-
-def _best_move(best_play: int | None, plays: Sequence[Play]) -> str | None:
-    """The move of the play numbered ``best_play`` (None at a final position, or for a
-    number that no play has)."""
-    if best_play is None or not 0 <= best_play < len(plays):
-        return None
-    return plays[best_play].move
-
-
 # A NamedTuple made from a tuple of its fields in order: no argument parsing.
 _new = tuple.__new__
 
@@ -577,10 +506,3 @@ def _extended_position(name: str, game: Game, key: str, rows: Sequence[Any]) -> 
             head[6],
         ),
     )
-
-
-def _seats(mask: int | None) -> tuple[int, ...] | None:
-    """The seats of a safe-seat bit mask (None: a two-player solution)."""
-    if mask is None:
-        return None
-    return tuple(s for s in range(mask.bit_length()) if mask >> s & 1)

@@ -21,21 +21,17 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.engine import Engine
-
 from ghostdb.games import registry as g
 from ghostdb.games.base import RuleSet
-from ghostdb.store import dictionaries
-from ghostdb.store import queries as q
-from ghostdb.store.db import current_revision, open_engine
-from ghostdb.store.lookups import Lookups, checked_rules
-from ghostdb.store.solution import Solution
 
 # Imported where used, as `jobs`, `reports` and `verify` are: a lookup needs none of them.
 if TYPE_CHECKING:
     import random
 
+    from sqlalchemy.engine import Engine
+
     from ghostdb import wordlists
+    from ghostdb.pack import Pack
     from ghostdb.play.engine import Match, SelfPlay
     from ghostdb.reports import (
         Comparison,
@@ -47,6 +43,7 @@ if TYPE_CHECKING:
     )
     from ghostdb.store.jobs import ProgressFn, SolveResult
     from ghostdb.store.schedule import Done, Task
+    from ghostdb.store.solution import Solution
     from ghostdb.store.verify import Verdict
     from ghostdb.strategies import Lines, OpeningPlans, ReportRow, Strategy
     from ghostdb.values import Position
@@ -62,6 +59,8 @@ def open_store(
     no schema, raises DatabaseError; ``readonly`` opens an existing database at the
     current schema and never writes.
     """
+    from ghostdb.store.db import open_engine
+
     path = None if url is None else os.fspath(url)
     return Store(open_engine(path, create=create, readonly=readonly), writable=not readonly)
 
@@ -70,6 +69,8 @@ class Store:
     """A ghostdb database.  Use as a context manager, or call `close`."""
 
     def __init__(self, engine: Engine, *, writable: bool = True) -> None:
+        from ghostdb.store.lookups import Lookups
+
         self.engine = engine
         # Whether answers not kept yet are worked out and kept (see `ghostdb.store.kept`);
         # a read-only store raises NotWorkedOut for them instead.
@@ -96,6 +97,8 @@ class Store:
         return warm(self.engine)
 
     def schema_revision(self) -> str | None:
+        from ghostdb.store.db import current_revision
+
         with self.engine.connect() as conn:
             return current_revision(conn)
 
@@ -107,6 +110,9 @@ class Store:
         BadMove (rules of another game), NotSolved."""
         found = self._solutions.get((name, rules))
         if found is None:
+            from ghostdb.store.lookups import checked_rules
+            from ghostdb.store.solution import Solution
+
             checked = checked_rules(name, rules)
             ref = self.lookups.ref(name, checked)  # raises if it is not there
             found = Solution(self.engine, self.lookups, name, checked, ref, writable=self.writable)
@@ -198,17 +204,25 @@ class Store:
         self, word_list: wordlists.WordList, *, name: str, replace: bool = False
     ) -> IngestResult:
         """Store an already normalised word list under ``name`` (see `ingest`)."""
+        from ghostdb.store import dictionaries
+
         return dictionaries.ingest_words(self.engine, word_list, name, replace)
 
     def dictionaries(self) -> list[DictionaryInfo]:
-        return dictionaries.all_dictionaries(self.engine)
+        from ghostdb.store.dictionaries import all_dictionaries
+
+        return all_dictionaries(self.engine)
 
     def dictionary(self, name: str) -> DictionaryInfo:
         """The stored dictionary ``name``; raise UnknownDictionary."""
-        return dictionaries.dictionary(self.engine, name)
+        from ghostdb.store.dictionaries import dictionary
+
+        return dictionary(self.engine, name)
 
     def words(self, name: str, min_length: int = 1) -> list[str]:
-        return dictionaries.words(self.engine, name, min_length)
+        from ghostdb.store.dictionaries import words
+
+        return words(self.engine, name, min_length)
 
     # -- solving -----------------------------------------------------------------------------
 
@@ -275,6 +289,20 @@ class Store:
 
         return schedule.run(self.engine, tasks, jobs, force=force, verify=verify, progress=progress)
 
+    def pack(self, name: str, rules: RuleSet | None, path: Path) -> tuple[int, int]:
+        """Write the published solution of ``name`` under ``rules`` to a pack file at
+        ``path`` (see `ghostdb.pack`), whole or not at all; (positions, bytes)."""
+        from ghostdb.store.packing import pack_solution
+
+        return pack_solution(self.solution(name, rules), path)
+
+    def check_pack(self, pack: Pack, name: str | None = None) -> list[str]:
+        """Where ``pack`` disagrees with the stored solution of its name and rule set (or
+        of ``name``'s under them); empty if it agrees position for position."""
+        from ghostdb.store.packing import compare_with_store
+
+        return compare_with_store(pack, self.solution(name or pack.name, pack.rules))
+
     def solutions(self, name: str | None = None) -> list[SolutionInfo]:
         """Every solve job (published, failed, superseded), oldest first."""
         from ghostdb.store import jobs
@@ -295,6 +323,8 @@ class Store:
 
     def games(self) -> list[dict[str, Any]]:
         """Every game ghostdb knows, its rule options and what of it is solved."""
+        from ghostdb.store import queries as q
+
         with self.engine.connect() as conn:
             published = q.all_published(conn)
         return g.describe_games(published)
@@ -302,6 +332,8 @@ class Store:
     def publication_state(self) -> str:
         """A token that changes whenever what is published changes (a solve published,
         a dictionary added or replaced): what a cache of answers is valid for."""
+        from ghostdb.store import queries as q
+
         with self.engine.connect() as conn:
             return q.publication_state(conn)
 

@@ -1,0 +1,27 @@
+"""Packs: one solution in one checksummed file of about a byte a position, keys
+included, read without a database (see `ghostdb.pack.format` for the layout).
+
+    from ghostdb.pack import open_pack
+
+    with open_pack("enable1.ghostpack") as pack:
+        pack.probe("gho").outcome
+
+This package imports neither SQLAlchemy nor Typer: a script that only asks questions of
+a pack needs nothing but ghostdb's pure core (`ghostdb pack` writes one from a store).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ghostdb.pack.format import PackError
+from ghostdb.pack.reader import Pack
+from ghostdb.pack.writer import write_pack
+
+__all__ = ["Pack", "PackError", "open_pack", "write_pack"]
+
+
+def open_pack(path: str | Path) -> Pack:
+    """Open the pack at ``path``: PackError (one line) if it is not one or is damaged,
+    OSError if it cannot be read."""
+    return Pack(Path(path))

@@ -1,0 +1,262 @@
+"""The pack format, version 1: one solution in one file, every position's key and fields.
+
+Byte by byte (integers little-endian; a *varint* is LEB128: 7 bits a byte, low first, the
+high bit set on every byte but the last)::
+
+    offset 0   8 bytes   magic  b"GHOSTPAK"
+               u16       format version (1)
+               u16       0 (reserved)
+               u32       H, the header's length
+    16         H bytes   header: UTF-8 JSON, keys sorted (see `Header`)
+    16 + H     blocks, one after another, each raw DEFLATE (RFC 1951) of a block record
+    I          index: u32 block count, then per block
+                   u64 offset of the block, u32 its compressed length,
+                   u32 its positions, 32 bytes SHA-256 of its compressed bytes,
+                   u16 length of its first key, its first key (UTF-8)
+    end - 56   u64 I, u64 the index's length,
+               32 bytes root hash: SHA-256 of the header's bytes followed by the index's,
+               8 bytes magic b"GHOSTEND"
+
+A block record holds `BLOCK` positions (the last block fewer), in key order (keys compared
+as UTF-8 bytes), column by column so that DEFLATE finds each column's repeats, the value
+columns of fixed width so that a probe reads one position without decoding the rest::
+
+    varint n
+    n keys, front-coded: varint bytes shared with the key before (0 for the block's first),
+                         varint length of the rest, the rest's bytes
+    reachable: ceil(n / 8) bytes, bit i of byte i // 8 (low bit first)
+    value:       n u16, the outcome's code (0 loss, 1 draw, 2 tie, 3 win) in the low two
+                 bits, above them 0 for no game length (a draw) else the length + 1
+    best play:   n u16, 65535 for none, else the play's number (plays numbered in the
+                 game's move order among the stored positions one move away)
+    safe seats:  n u16, 65535 for none (two players), else the seats' bit mask
+    (each u16 column as its n low bytes, then its n high bytes: the high ones are nearly
+    all 0 or 255, and DEFLATE makes little of them; the outcome beside the length, as
+    for two players one tells the other)
+    label:       n varints, 0 for none else its UTF-8 length + 1, followed by the bytes
+
+The header says what the pack is: ``format``, ``game``, ``name`` (the dictionary or the
+game), ``rules`` (the rule set's key), ``alphabet``, ``solver_version``,
+``words_sha256`` (the word list's, or null), ``positions``, ``reachable``, ``block``
+(positions a block), ``solved_at`` and ``packed_by``.  The root hash covers the header
+and the index, and the index covers every block: one flipped bit anywhere is found.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+import zlib
+from array import array
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+MAGIC = b"GHOSTPAK"
+END = b"GHOSTEND"
+VERSION = 1
+BLOCK = 2048
+"""Positions a block: a probe inflates a block (a few KB) for each key it reads that is
+not in a block it holds already."""
+NONE = 0xFFFF
+"""A u16 column's "none"."""
+HEAD = struct.Struct("<8sHHI")
+TAIL = struct.Struct("<QQ32s8s")
+ENTRY = struct.Struct("<QII32sH")
+
+Record = tuple[str, bool, int, "int | None", "int | None", "int | None", "str | None"]
+"""A position as a pack holds it: key, reachable, outcome code, game length, best play,
+safe-seat mask, label (the fields of `ghostdb.positions.FIELDS`, in that order)."""
+
+
+class PackError(Exception):
+    """A file that is not a pack, or one that is damaged (the message says where)."""
+
+
+@dataclass(frozen=True)
+class BlockEntry:
+    """One block of the index."""
+
+    offset: int
+    length: int
+    count: int
+    sha256: bytes
+    first: str
+
+
+# -- varints -----------------------------------------------------------------------------
+
+
+def put_varint(out: bytearray, n: int) -> None:
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+
+
+def get_varint(data: bytes | memoryview, at: int) -> tuple[int, int]:
+    """The varint at ``at`` and the offset after it."""
+    n = shift = 0
+    while True:
+        byte = data[at]
+        at += 1
+        n |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return n, at
+        shift += 7
+
+
+# -- blocks ------------------------------------------------------------------------------
+
+
+def encode_block(records: Sequence[Record]) -> bytes:
+    """A block record of ``records`` (in key order), deflated."""
+    out = bytearray()
+    put_varint(out, len(records))
+    before = b""
+    for record in records:
+        key = record[0].encode()
+        shared = 0
+        for a, b in zip(before, key, strict=False):
+            if a != b:
+                break
+            shared += 1
+        put_varint(out, shared)
+        put_varint(out, len(key) - shared)
+        out += key[shared:]
+        before = key
+    bits = bytearray((len(records) + 7) // 8)
+    for i, record in enumerate(records):
+        if record[1]:
+            bits[i >> 3] |= 1 << (i & 7)
+    out += bits
+    # A position's outcome and game length together: where one tells the other (two
+    # players: who moves last), DEFLATE sees one column, not two.
+    values = [(0 if r[3] is None else r[3] + 1) << 2 | r[2] for r in records]
+    _put_u16(out, values, "game length", (NONE >> 2) - 1)
+    _put_u16(out, [NONE if r[4] is None else r[4] for r in records], "best play", NONE - 1)
+    _put_u16(out, [NONE if r[5] is None else r[5] for r in records], "safe seats", NONE - 1)
+    for record in records:
+        label = record[6]
+        if label is None:
+            out.append(0)
+        else:
+            raw = label.encode()
+            put_varint(out, len(raw) + 1)
+            out += raw
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15, 9)
+    return packer.compress(bytes(out)) + packer.flush()
+
+
+def _put_u16(out: bytearray, numbers: list[int], what: str, most: int) -> None:
+    """A u16 column: its low bytes, then its high bytes (nearly all 0 or 255: DEFLATE
+    makes little of them)."""
+    if numbers and max(numbers) > NONE:
+        raise PackError(f"a position's {what} is too big for a pack ({most:,} at most)")
+    out += bytes(v & 0xFF for v in numbers)
+    out += bytes(v >> 8 for v in numbers)
+
+
+class Block:
+    """A block's records, decoded as far as a search needs: its keys; a record's fields
+    are read from the fixed-width columns when it is asked for (`record`)."""
+
+    __slots__ = ("best", "keys", "labels", "reach", "safe", "values")
+
+    def __init__(self, raw: bytes) -> None:
+        view = memoryview(raw)
+        n, at = get_varint(view, 0)
+        keys: list[bytes] = []
+        before = b""
+        for _ in range(n):
+            shared, at = get_varint(view, at)
+            rest, at = get_varint(view, at)
+            before = before[:shared] + raw[at : at + rest]
+            at += rest
+            keys.append(before)
+        self.keys = keys
+        self.reach = raw[at : at + (n + 7) // 8]
+        at += (n + 7) // 8
+        columns = []
+        for _ in range(3):  # a u16 column: its low bytes, then its high bytes
+            low, high = raw[at : at + n], raw[at + n : at + 2 * n]
+            columns.append(array("H", (lo | hi << 8 for lo, hi in zip(low, high, strict=True))))
+            at += 2 * n
+        self.values, self.best, self.safe = columns
+        if raw.count(0, at) == n == len(raw) - at:  # no labels: the common case
+            self.labels: list[str | None] | None = None
+        else:
+            labels: list[str | None] = []
+            for _ in range(n):
+                v, at = get_varint(view, at)
+                labels.append(None if v == 0 else raw[at : at + v - 1].decode())
+                at += max(0, v - 1)
+            if at != len(raw):
+                raise ValueError("its columns do not add up")
+            self.labels = labels
+        if len(self.values) != n or len(self.reach) != (n + 7) // 8:
+            raise ValueError("its columns do not add up")
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def record(self, i: int) -> Record:
+        value, best, safe = self.values[i], self.best[i], self.safe[i]
+        return (
+            self.keys[i].decode(),
+            bool(self.reach[i >> 3] >> (i & 7) & 1),
+            value & 3,
+            None if value < 4 else (value >> 2) - 1,
+            None if best == NONE else best,
+            None if safe == NONE else safe,
+            None if self.labels is None else self.labels[i],
+        )
+
+    def records(self) -> list[Record]:
+        return [self.record(i) for i in range(len(self.keys))]
+
+
+def decode_block(data: bytes) -> Block:
+    """A deflated block record, decoded; PackError if it does not decode."""
+    try:
+        return Block(zlib.decompress(data, -15))
+    except (zlib.error, IndexError, UnicodeDecodeError, ValueError) as exc:
+        raise PackError(f"does not decode ({exc})") from None
+
+
+# -- the header, the index and the tail ---------------------------------------------------
+
+
+def encode_header(header: dict[str, Any]) -> bytes:
+    return json.dumps(header, ensure_ascii=False, sort_keys=True).encode()
+
+
+def encode_index(entries: Iterable[BlockEntry]) -> bytes:
+    entries = list(entries)
+    out = bytearray(struct.pack("<I", len(entries)))
+    for e in entries:
+        first = e.first.encode()
+        out += ENTRY.pack(e.offset, e.length, e.count, e.sha256, len(first)) + first
+    return bytes(out)
+
+
+def decode_index(data: bytes) -> list[BlockEntry]:
+    try:
+        (count,) = struct.unpack_from("<I", data, 0)
+        at, entries = 4, []
+        for _ in range(count):
+            offset, length, n, digest, size = ENTRY.unpack_from(data, at)
+            at += ENTRY.size
+            first = data[at : at + size].decode()
+            at += size
+            entries.append(BlockEntry(offset, length, n, digest, first))
+    except (struct.error, UnicodeDecodeError) as exc:
+        raise PackError(f"its index does not decode ({exc})") from None
+    if at != len(data):
+        raise PackError("its index does not decode (bytes left over)")
+    return entries
+
+
+def root_hash(header: bytes, index: bytes) -> bytes:
+    return hashlib.sha256(header + index).digest()

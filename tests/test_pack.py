@@ -1,0 +1,198 @@
+"""Packs (`ghostdb.pack`): a solution in one checksummed file, probed without a database.
+
+A pack must answer every position as the store does (every registered game, every
+variant), stay within 2 bytes a position with its keys on real dictionaries, find a
+flipped byte anywhere, and be written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import OWN_WORDLISTS, run, shared_list, write_list
+
+from ghostdb import Rules, Store, open_store
+from ghostdb.errors import DeadFragment
+from ghostdb.games.ghost.rules import Variant
+from ghostdb.games.registry import GAMES, default_rules, parse_rules
+from ghostdb.pack import PackError, open_pack, write_pack
+from ghostdb.pack.verify import verify_pack
+
+SAMPLE = 1500
+"""Positions of each solution probed against the store (all of the smaller ones)."""
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    """Every registered game at its default rules; Ghost over five.txt under every variant,
+    misère and three players too."""
+    path = tmp_path_factory.mktemp("packs") / "ghost.db"
+    with open_store(path) as opened:
+        opened.ingest(OWN_WORDLISTS / "five.txt")
+        for game in GAMES:
+            if not game.word_game:
+                opened.solve(game.name)
+        for rules in ghost_rule_sets():
+            opened.solve("five", rules)
+        yield opened
+
+
+def ghost_rule_sets() -> list[Rules]:
+    found = [Rules(variant) for variant in Variant]
+    return [*found, Rules(misere=True), Rules(min_length=4), parse_rules("ghost/3/3p")]
+
+
+def solutions() -> list[tuple[str, str]]:
+    found = [(g.name, default_rules(g.name).key) for g in GAMES if not g.word_game]
+    return found + [("five", r.key) for r in ghost_rule_sets()]
+
+
+@pytest.mark.parametrize(("name", "key"), solutions())
+def test_a_pack_answers_every_position_as_the_store_does(
+    store: Store, tmp_path: Path, name: str, key: str
+) -> None:
+    rules = parse_rules(key)
+    path = tmp_path / "solution.ghostpack"
+    positions, size = store.pack(name, rules, path)
+    solution = store.solution(name, rules)
+    with open_pack(path) as pack:
+        assert (pack.name, pack.rules, pack.positions) == (name, rules, positions)
+        keys = [record[0] for record in pack.records()]
+        assert len(keys) == positions == len(set(keys)) and size == path.stat().st_size
+        for key in random.Random(7).sample(keys, min(SAMPLE, len(keys))):
+            assert pack.probe(key).as_dict() == solution.lookup(key).as_dict(), key
+        assert pack.probe().as_dict() == solution.lookup().as_dict()
+        verdict = verify_pack(pack)
+        assert verdict.ok, verdict.problems
+        assert store.check_pack(pack) == []
+
+
+def test_a_position_the_pack_lacks_is_said_as_lookup_says_it(store: Store, tmp_path: Path) -> None:
+    path = tmp_path / "five.ghostpack"
+    store.pack("five", Rules(), path)
+    with open_pack(path) as pack, pytest.raises(DeadFragment) as held:
+        pack.probe("gz")
+    with pytest.raises(DeadFragment) as stored:
+        store.solution("five").lookup("gz")
+    assert str(held.value) == str(stored.value)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", [Variant.GHOST, Variant.SUPERDUPER])
+def test_enable_packs_within_two_bytes_a_position(tmp_path: Path, variant: Variant) -> None:
+    with open_store(tmp_path / "ghost.db") as store:
+        store.ingest(shared_list("enable1.txt"))
+        store.solve("enable1", Rules(variant))
+        positions, size = store.pack("enable1", Rules(variant), tmp_path / "e.ghostpack")
+        assert size / positions <= 2.0, (size, positions)
+        with open_pack(tmp_path / "e.ghostpack") as pack:
+            # Worked out again from the moves for plain Ghost (SuperDuperGhost's hundred
+            # moves a position take minutes: the small lists above check them).
+            verdict = verify_pack(pack, moves=variant is Variant.GHOST)
+            assert verdict.ok, verdict.problems
+            assert verdict.checked > positions // 3 or variant is not Variant.GHOST
+            assert store.check_pack(pack) == []
+            solution = store.solution("enable1", Rules(variant))
+            for key in random.Random(3).sample([r[0] for r in pack.records()], 300):
+                assert pack.probe(key).as_dict() == solution.lookup(key).as_dict()
+
+
+@pytest.fixture(scope="module")
+def packed(store: Store, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("packed") / "five.ghostpack"
+    store.pack("five", Rules(Variant.SUPERDUPER), path)
+    return path
+
+
+def test_a_flipped_byte_anywhere_is_found_and_named(packed: Path, tmp_path: Path) -> None:
+    data = packed.read_bytes()
+    for at in sorted(
+        {0, 9, 17, len(data) - 1, len(data) - 50, *random.sample(range(len(data)), 40)}
+    ):
+        damaged = bytearray(data)
+        damaged[at] ^= 0x04
+        path = tmp_path / "damaged.ghostpack"
+        path.write_bytes(bytes(damaged))
+        try:
+            with open_pack(path) as pack:
+                verdict = verify_pack(pack)
+                assert not verdict.ok, at
+                assert "block" in " ".join(e for es in verdict.problems.values() for e in es)
+        except PackError as exc:  # the header, the index or the tail: found on opening
+            assert "damaged" in str(exc) or "not a ghostdb pack" in str(exc), (at, exc)
+
+
+def test_a_wrong_value_is_found_from_the_moves(packed: Path, tmp_path: Path) -> None:
+    with open_pack(packed) as pack:
+        records = list(pack.records())
+        header = dict(pack.header)
+    i = next(i for i, r in enumerate(records) if r[3] not in (0, None))  # not final
+    key, reachable, outcome, length, best, safe, label = records[i]
+    records[i] = (key, reachable, outcome, length + 2, best, safe, label)
+    path = tmp_path / "wrong.ghostpack"
+    write_pack(path, header, records)
+    with open_pack(path) as pack:
+        verdict = verify_pack(pack)
+    assert list(verdict.counts) == ["game length"] and key in verdict.problems["game length"][0]
+
+
+def test_a_pack_is_written_whole_or_not_at_all(packed: Path, tmp_path: Path) -> None:
+    with open_pack(packed) as pack:
+        header, records = dict(pack.header), list(pack.records())
+
+    def failing() -> Iterator[tuple]:
+        yield from records[:3]
+        raise KeyboardInterrupt
+
+    path = tmp_path / "cut.ghostpack"
+    with pytest.raises(KeyboardInterrupt):
+        write_pack(path, header, failing())
+    with pytest.raises(PackError, match="changed while it was packed"):
+        write_pack(path, header, records[:-1])
+    with pytest.raises(PackError, match="out of order"):
+        write_pack(path, header, list(reversed(records)))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_command_line_packs_probes_and_verifies(store: Store, tmp_path: Path) -> None:
+    db = Path(store.engine.url.database)
+    path = tmp_path / "five.ghostpack"
+    code, out, err = run("pack", "five", "--rules", "super", "-o", str(path), db=db)
+    assert code == 0 and "bytes" in out and path.is_file(), err
+    probe = [sys.executable, "-m", "ghostdb", "probe", str(path)]
+    one = subprocess.run([*probe, "re", "--json"], capture_output=True, text=True, check=True)
+    assert '"fragment": "re"' in one.stdout
+    lines = subprocess.run([*probe, "--json"], input="re\nqq\n\n", capture_output=True, text=True)
+    answers = lines.stdout.splitlines()
+    assert lines.returncode == 1 and len(answers) == 3 and '"error"' in answers[1]
+    code, out, err = run("verify", str(path), db=db)  # --db: against the store too
+    assert code == 0 and "agrees with the store" in out, err
+    for bad in ("nothing.ghostpack", str(OWN_WORDLISTS / "five.txt")):
+        done = subprocess.run([*probe[:-1], bad, "t"], capture_output=True, text=True)
+        assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    code, _, err = run("pack", "five", "-o", str(tmp_path / "no" / "x.ghostpack"), db=db)
+    assert code == 1 and "no folder" in err and not (tmp_path / "no").exists()
+
+
+def test_probing_imports_no_database_or_command_line_library(packed: Path) -> None:
+    script = (
+        "import sys; from ghostdb.pack import open_pack\n"
+        f"p = open_pack({str(packed)!r}); p.probe('re'); p.close()\n"
+        "print(sorted(m for m in ('sqlalchemy', 'typer', 'fastapi') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.stdout.strip() == "[]", done.stderr
+
+
+def test_write_list_packs_a_small_list(tmp_path: Path) -> None:
+    with open_store(tmp_path / "ghost.db") as opened:
+        opened.ingest(write_list(tmp_path, "cat cow dog", "w"))
+        opened.solve("w")
+        positions, _ = opened.pack("w", None, tmp_path / "w.ghostpack")
+    with open_pack(tmp_path / "w.ghostpack") as pack:
+        assert pack.positions == positions and pack.probe("c").best_move is not None
