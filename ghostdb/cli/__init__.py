@@ -9,7 +9,7 @@ its renderer, and anything else heavy, when it runs.
 from ghostdb.cli.group import app
 
 # isort: off
-from ghostdb.cli import dictionaries, solving, world, lookups, packs  # noqa: F401
+from ghostdb.cli import dictionaries, solving, world, lookups, packs, exports  # noqa: F401
 from ghostdb.cli import reports, playing, serve, schema  # noqa: F401
 # isort: on
 

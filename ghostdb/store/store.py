@@ -296,6 +296,13 @@ class Store:
 
         return pack_solution(self.solution(name, rules), path)
 
+    def export_parquet(self, name: str, rules: RuleSet | None, folder: Path) -> tuple[Path, int]:
+        """Write the published solution of ``name`` under ``rules`` as Parquet to
+        ``folder/NAME/RULES.parquet`` (see `ghostdb.store.exporting`); (the file, rows)."""
+        from ghostdb.store.exporting import export_solution
+
+        return export_solution(self.solution(name, rules), folder)
+
     def check_pack(self, pack: Pack, name: str | None = None) -> list[str]:
         """Where ``pack`` disagrees with the stored solution of its name and rule set (or
         of ``name``'s under them); empty if it agrees position for position."""

@@ -1,0 +1,65 @@
+"""`ghostdb export parquet`: published solutions as Parquet files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ghostdb.cli.group import app, emit, fail, store_for
+from ghostdb.cli.options import DbOption, Name, RuleOptions, rules_of, with_rule_options
+from ghostdb.games.registry import parse_rules
+
+export_app = typer.Typer(
+    help="Write published solutions out in other forms.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(export_app, name="export")
+
+
+@export_app.command("parquet")
+@with_rule_options
+def parquet(
+    name: Name,
+    *,
+    rule_options: RuleOptions,
+    every: Annotated[bool, typer.Option("--all", help="Every published rule set of NAME.")] = False,
+    output: Annotated[
+        Path,
+        typer.Option("--output", "-o", metavar="DIR", help="The folder to write to (made)."),
+    ],
+    db: DbOption = None,
+) -> None:
+    """Write a solution's positions as Parquet, DIR/NAME/RULES.parquet (one row a
+    position), for DuckDB, Polars or pandas; needs pyarrow (pip install
+    'ghostdb[parquet]')."""
+    try:
+        import pyarrow  # noqa: F401
+    except ModuleNotFoundError:
+        fail(
+            "the Parquet export needs pyarrow, which this install lacks: "
+            "pip install 'ghostdb[parquet]'"
+        )
+    if output.exists() and not output.is_dir():
+        fail(f"{str(output)!r} is a file: give a folder for the Parquet files")
+    if not output.parent.is_dir():
+        fail(f"no folder {str(output.parent)!r}: create it first")
+    made = not output.exists()
+    try:
+        with store_for(db) as store:
+            chosen = (
+                [parse_rules(r.rules) for r in store.solutions(name) if r.status == "complete"]
+                if every
+                else [rules_of(name, rule_options)]
+            )
+            if not chosen:
+                fail(f"{name} has no published solution: run `ghostdb solve {name}` first")
+            output.mkdir(exist_ok=True)
+            for rules in chosen:
+                path, rows = store.export_parquet(name, rules, output)
+                emit(f"{name} {rules.key}: {rows:,} positions to {path}")
+    finally:
+        if made and output.is_dir() and not any(output.iterdir()):
+            output.rmdir()  # a failed export leaves nothing behind

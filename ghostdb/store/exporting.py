@@ -1,0 +1,117 @@
+"""Published solutions exported as Parquet, for DuckDB, Polars, pandas and the like.
+
+One file a solution, ``DIR/NAME/RULES.parquet`` (the rule set's key with ``-`` for
+``/``: ``ghost-3``, ``superduper-3-misere``), so a folder holds every exported solution
+partitioned by name and rule set, and ``read_parquet('DIR/*/*.parquet')`` reads them all.
+Each row is a stored position (`SCHEMA`).  pyarrow writes them (the ``parquet`` extra:
+``pip install 'ghostdb[parquet]'``); a file is written beside its name and renamed into
+place once whole.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+
+from ghostdb.games.base import VALUE_NAMES
+from ghostdb.positions import seats
+from ghostdb.store.schema import positions
+
+if TYPE_CHECKING:
+    from ghostdb.store.solution import Solution
+
+BATCH = 100_000
+"""Rows a Parquet row group."""
+
+COLUMNS = (
+    ("name", "string", "the dictionary (word games) or the game"),
+    ("rules", "string", "the rule set's key, e.g. ghost/3"),
+    ("fragment", "string", "the position's key, as `ghostdb lookup` takes it"),
+    ("level", "int16", "moves made to reach it"),
+    ("reachable", "bool", "whether a game can arrive here"),
+    ("outcome", "string", "loss, draw, tie or win, for the player to move"),
+    ("game_length", "int32", "moves left with best play; null for a draw"),
+    ("best_play", "int16", "the best move's number among the position's moves in move "
+     "order (as `ghostdb lookup --json` lists them before ranking); null where final"),
+    ("safe_seats", "list<int8>", "more than two players: the seats safe from here"),
+    ("label", "string", "how the position is said (Anagram Ghost), else null"),
+)  # fmt: skip
+"""The columns, their Parquet types and meanings (the manual's schema is made from this)."""
+
+
+def file_name(rules_key: str) -> str:
+    return rules_key.replace("/", "-") + ".parquet"
+
+
+def export_solution(solution: Solution, folder: Path) -> tuple[Path, int]:
+    """Write ``solution``'s positions to ``folder/NAME/RULES.parquet``; (the file, rows)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pa.schema(
+        [
+            ("name", pa.dictionary(pa.int8(), pa.string())),
+            ("rules", pa.dictionary(pa.int8(), pa.string())),
+            ("fragment", pa.string()),
+            ("level", pa.int16()),
+            ("reachable", pa.bool_()),
+            ("outcome", pa.dictionary(pa.int8(), pa.string())),
+            ("game_length", pa.int32()),
+            ("best_play", pa.int16()),
+            ("safe_seats", pa.list_(pa.int8())),
+            ("label", pa.string()),
+        ]
+    )
+    solution.refresh()  # the one published now, read by its id
+    target = folder / solution.name / file_name(solution.rules.key)
+    made = not target.parent.exists()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    rows = 0
+    try:
+        with pq.ParquetWriter(partial, schema, compression="zstd") as writer:
+            for batch in _batches(solution):
+                writer.write_table(pa.Table.from_pydict(batch, schema=schema))
+                rows += len(batch["fragment"])
+        os.replace(partial, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        if made:  # a failed export leaves nothing behind
+            with contextlib.suppress(OSError):
+                target.parent.rmdir()
+        raise
+    return target, rows
+
+
+def _batches(solution: Solution) -> Iterator[dict[str, list[Any]]]:
+    """The solution's positions, `BATCH` at a time, level by level in key order."""
+    fields = ("fragment", "level", "reachable", "outcome", "game_length", "best_play")
+    stmt = (
+        select(*(positions.c[f] for f in (*fields, "safe_seats", "label")))
+        .where(positions.c.solution_id == solution.id)
+        .order_by(positions.c.level, positions.c.fragment)
+    )
+    with solution.engine.connect() as conn:
+        result = conn.execution_options(stream_results=True, yield_per=BATCH).execute(stmt)
+        for part in result.partitions(BATCH):
+            columns: dict[str, list[Any]] = {f: [] for f, _, _ in COLUMNS}
+            for fragment, level, reachable, outcome, length, best, safe, label in part:
+                columns["fragment"].append(fragment)
+                columns["level"].append(level)
+                columns["reachable"].append(bool(reachable))
+                columns["outcome"].append(VALUE_NAMES[outcome])
+                columns["game_length"].append(length)
+                columns["best_play"].append(best)
+                found = seats(safe)
+                columns["safe_seats"].append(None if found is None else list(found))
+                columns["label"].append(label)
+            n = len(columns["fragment"])
+            columns["name"] = [solution.name] * n
+            columns["rules"] = [solution.rules.key] * n
+            yield columns
