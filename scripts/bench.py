@@ -19,8 +19,9 @@ The rows (the word list is ENABLE, ../shared/wordlists/enable1.txt, unless --wor
 - Debian's Polish list (/usr/share/dict/polish): ingest, Ghost/3 and SuperDuperGhost/3
   solved, their bytes a position in memory and on disk, what keeping their whole-solution
   answers added to the solve, every whole-solution read command (report, survey, compare,
-  openings --words, strategy) in a fresh process once kept against `ghostdb lookup`, and
-  verify of each;
+  openings --words, strategy) in a fresh process once kept against `ghostdb lookup`, each
+  solution packed (`ghostdb pack`: bytes a position, target 2) and probed in a fresh
+  process against `ghostdb lookup`, and verify of each;
 - whole plans, a comparison of two rule sets, self-play;
 - `ghostdb verify` of the stored Ghost and SuperDuperGhost solutions, best of 3;
 - `ghostdb solve --all` (six rule sets) with --jobs 1 and --jobs 2;
@@ -54,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import importlib.util
 import json
 import os
@@ -587,12 +589,48 @@ def polish(bench: Bench, quick: bool) -> list[Row]:
     rows.append(at_most("polish decisive words: peak memory", done.peak_mb, 1500, mb))
     if not quick:
         rows += polish_reads(db)
+    rows += polish_packs(bench, db, [key for key, _, _ in solved])
     for key, _, _ in solved:
         flags = ["--rules", "superduper"] if key == DUPER else []
         # `run` raises unless verify exits 0: clean
         done = run(ghostdb("verify", "polish", *flags, "--db", db), SOLVE_TIMEOUT)
         note = f"clean; peak {mb(done.peak_mb)}"
         rows.append(Row(f"polish {VARIANTS[key]}/3 verify", secs(done.seconds), note=note))
+    return rows
+
+
+def polish_packs(bench: Bench, db: str, keys: list[str]) -> list[Row]:
+    """Each Polish solution packed (`ghostdb pack`): bytes a position, keys included,
+    beside the target (2); then `ghostdb probe` of the pack in a fresh process against
+    `ghostdb lookup` of the store, side by side."""
+    rows = []
+    for key in keys:
+        flags = ["--rules", "superduper"] if key == DUPER else []
+        path = str(bench.tmp / f"polish-{VARIANTS[key]}.ghostpack")
+        done = run(ghostdb("pack", "polish", *flags, "-o", path, "--db", db), SOLVE_TIMEOUT)
+        positions = int(re.search(r"([\d,]+) positions", done.out)[1].replace(",", ""))  # type: ignore[index]
+        size = Path(path).stat().st_size
+        note = f"{size / 2**20:.1f} MB for {positions:,} positions, packed in {secs(done.seconds)}"
+        rows.append(
+            at_most(
+                f"polish {VARIANTS[key]}/3 pack: bytes a position",
+                size / positions,
+                2.0,
+                lambda x: f"{x:.2f}",
+                note,
+            )
+        )
+        probe = ghostdb("probe", path, "abc")
+        lookup = ghostdb("lookup", "polish", "abc", *flags, "--db", db)
+        ours, base_runs = side_by_side(
+            functools.partial(run, probe), functools.partial(run, lookup), READ_PAIRS
+        )
+        a = statistics.median(r.seconds for r in ours)
+        b = statistics.median(r.seconds for r in base_runs)
+        note = f"{secs(a)} against {secs(b)}, medians of {READ_PAIRS}"
+        rows.append(
+            at_most(f"polish {VARIANTS[key]}/3 probe of the pack / lookup", a / b, 1.0, times, note)
+        )
     return rows
 
 
