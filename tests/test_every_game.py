@@ -391,6 +391,28 @@ def test_verify_is_clean(game: type[Game], db: Path, solved: Store) -> None:
 
 
 @EVERY_GAME
+def test_pack_probe_and_verify_of_the_pack(
+    game: type[Game], db: Path, solved: Store, tmp_path: Path
+) -> None:
+    """The solution packed through the command line answers as the store, and its
+    pack verifies (against the store too)."""
+    name = name_of(game)
+    path = tmp_path / f"{name}.ghostpack"
+    code, out, err = run("pack", name, "-o", str(path), db=db)
+    assert code == 0 and "bytes" in out, err
+    solution = solved.solution(name)
+    start = solution.lookup()
+    after = solution.lookup(best_play(start).fragment)
+    for position in (start, after):
+        probe = [sys.executable, "-m", "ghostdb", "probe", str(path), position.fragment, "--json"]
+        done = subprocess.run(probe, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == json.loads(json.dumps(position.as_dict()))
+    code, out, err = run("verify", str(path), db=db)
+    assert code == 0 and "agrees with the store" in out, err
+
+
+@EVERY_GAME
 def test_quit_names_the_position(game: type[Game], db: Path, solved: Store) -> None:
     """``quit`` (or the end of input) ends the game where it stands, in the game's words."""
     name = name_of(game)
