@@ -604,6 +604,17 @@ def test_a_read_only_folder(five: Path) -> None:
     assert tree(folder) == before
 
 
+def test_a_pack_into_a_read_only_folder(five: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "packs"
+    folder.mkdir()
+    before = state(five)
+    with read_only(folder):
+        proc = ghostdb("pack", "five", "-o", str(folder / "five.ghostpack"), "--db", str(five))
+        assert proc.returncode == 1 and ONE_LINE.match(proc.stderr), proc.stderr
+        assert "cannot write" in proc.stderr and "five.ghostpack" in proc.stderr
+    assert list(folder.iterdir()) == [] and state(five) == before
+
+
 # -- memory ------------------------------------------------------------------------------------
 
 

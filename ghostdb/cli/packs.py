@@ -3,6 +3,7 @@ asked of that file without a database."""
 
 from __future__ import annotations
 
+import errno
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -33,7 +34,11 @@ def pack(
     if not output.parent.is_dir():
         fail(f"no folder {str(output.parent)!r} for the pack: create it first")
     with store_for(db) as store:
-        positions, size = store.pack(name, chosen, output)
+        try:
+            positions, size = store.pack(name, chosen, output)
+        except OSError as exc:  # the pack's file: the database's errors come wrapped
+            reason = "no space left" if exc.errno == errno.ENOSPC else exc.strerror or exc
+            fail(f"cannot write {output}: {reason}: give -o a file in a folder you can write to")
     emit(
         f"packed {name} for {chosen.describe()}: {positions:,} positions in {size:,} bytes "
         f"({size / max(1, positions):.2f} a position) to {output}"
