@@ -7,6 +7,7 @@ wngerman and wdutch), put where the command looks for them, with ``five.txt`` ad
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -172,6 +173,53 @@ def test_a_terminal_shows_the_whole_and_each_solve_running(dict_dir: Path, tmp_p
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_a_worker_killed_fails_what_runs_and_the_rest_go_on(dict_dir: Path, tmp_path: Path) -> None:
+    """A worker the system kills (as for memory) fails the solves running then (the pool
+    goes down with it); the rest go on in new workers, and the next run solves what
+    failed."""
+    db = tmp_path / "world.db"
+    proc = world(dict_dir, db, "--no-verify")
+    assert proc.stderr is not None
+    deadline = time.monotonic() + 120
+    killed = None
+    while killed is None and time.monotonic() < deadline:
+        with contextlib.suppress(sqlite3.Error):
+            with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+                running = conn.execute(
+                    "SELECT pid FROM solutions WHERE status = 'running'"
+                ).fetchall()
+            workers = set(children(proc.pid))
+            for (pid,) in running:
+                if pid in workers:
+                    os.kill(pid, signal.SIGKILL)
+                    killed = pid
+                    break
+        time.sleep(0.05)
+    assert killed is not None, "no worker was seen solving"
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 1, err
+    assert "a worker process was killed" in err and "run `ghostdb world` again" in err, err
+    assert len(published(db)) >= 1
+    again = world(dict_dir, db, "--no-verify")
+    _, err = again.communicate(timeout=600)
+    assert again.returncode == 0, err
+    counts = published(db)
+    assert set(counts) == expected() and set(counts.values()) == {1}
 
 
 def test_no_list_is_one_line_and_no_file(tmp_path: Path) -> None:
