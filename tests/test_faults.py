@@ -703,15 +703,14 @@ def test_ctrl_c_stops_every_worker_of_a_solve_in_workers(tmp_path: Path, enable1
     os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C does: the workers get it too
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
-    assert (
-        err == "interrupted: what was published is kept; the same command again solves the rest\n"
-    )
-    with pytest.raises(ProcessLookupError):  # no worker outlives it
-        wait_until(lambda: os.killpg(proc.pid, 0) is None and False, seconds=30)
-    assert "running" not in job_statuses(db)
+    assert err.startswith("interrupted: what was published is kept;") and err.count("\n") == 1
+    wait_until(lambda: group_gone(proc.pid), seconds=30)  # no worker outlives it
+    # A worker stopped between recording its job and taking SIGTERM over leaves the job
+    # "running" with a dead process: the next solve marks it failed (`reap_interrupted`).
     again = ghostdb(*args)
     assert again.returncode == 0, again.stderr
-    assert job_statuses(db).count("complete") == 6
+    statuses = job_statuses(db)
+    assert statuses.count("complete") == 6 and "running" not in statuses
 
 
 def test_ctrl_c_elsewhere(five: Path) -> None:
