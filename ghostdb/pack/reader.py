@@ -57,12 +57,14 @@ class Pack:
         data = self._map
         if len(data) < HEAD.size + TAIL.size or data[:8] != MAGIC:
             raise PackError(f"{str(self.path)!r} is not a ghostdb pack (no pack header)")
-        _, version, _, size = HEAD.unpack_from(data, 0)
+        _, version, reserved, size = HEAD.unpack_from(data, 0)
         if version != VERSION:
             raise PackError(
-                f"{str(self.path)!r} is a pack of format {version}; this ghostdb reads "
-                f"format {VERSION}: upgrade ghostdb, or pack the solution again"
+                f"{str(self.path)!r} is a pack of format {version}, which this ghostdb does "
+                f"not read (it reads format {VERSION}): a newer ghostdb's, or a damaged file"
             )
+        if reserved != 0:  # the head is not under the root hash: every bit of it is checked
+            raise PackError(f"{str(self.path)!r} is damaged: its head has a bit set that is not")
         at, length, root, end = TAIL.unpack_from(data, len(data) - TAIL.size)
         head_end = HEAD.size + size
         if end != END or not head_end <= at <= at + length <= len(data) - TAIL.size:
