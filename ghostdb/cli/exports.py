@@ -7,16 +7,11 @@ from typing import Annotated
 
 import typer
 
-from ghostdb.cli.group import app, emit, fail, store_for
+from ghostdb.cli.group import emit, fail, store_for, sub_app
 from ghostdb.cli.options import DbOption, Name, RuleOptions, rules_of, with_rule_options
 from ghostdb.games.registry import parse_rules
 
-export_app = typer.Typer(
-    help="Write published solutions out in other forms.",
-    no_args_is_help=True,
-    rich_markup_mode=None,
-)
-app.add_typer(export_app, name="export")
+export_app = sub_app("export", "Write published solutions out in other forms.")
 
 
 @export_app.command("parquet")

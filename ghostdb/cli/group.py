@@ -199,6 +199,13 @@ def main(
     """A persistent solution store for the word game Ghost and other finite games."""
 
 
+def sub_app(name: str, help_text: str) -> typer.Typer:
+    """A group of commands under ``ghostdb NAME`` (`db`, `export`), added to `app`."""
+    group = typer.Typer(help=help_text, no_args_is_help=True, rich_markup_mode=None)
+    app.add_typer(group, name=name)
+    return group
+
+
 def fail(message: str) -> NoReturn:
     """End the command: one line on stderr, exit status 1."""
     typer.echo(f"error: {' '.join(message.split())}", err=True)

@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import typer
-
-from ghostdb.cli.group import app, emit, remember, store_for
+from ghostdb.cli.group import emit, remember, store_for, sub_app
 from ghostdb.cli.options import DbOption, Json
 
-db_app = typer.Typer(
-    help="Inspect and upgrade the database schema.",
-    no_args_is_help=True,
-    rich_markup_mode=None,
-)
-app.add_typer(db_app, name="db")
+db_app = sub_app("db", "Inspect and upgrade the database schema.")
 
 
 @db_app.command("upgrade")

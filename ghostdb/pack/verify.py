@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ghostdb.games.base import VALUE_NAMES
 from ghostdb.pack.format import PackError, Record
 from ghostdb.pack.reader import Pack
 
@@ -54,13 +55,16 @@ def verify_pack(
     every position against its moves too (a hundred candidate moves a position under
     SuperDuperGhost: about 100 s for ENABLE's million positions)."""
     verdict = PackVerdict()
-    _check_blocks(pack, verdict)
+    held = _check_blocks(pack, verdict)
     if moves and verdict.ok and getattr(pack.rules, "players", 2) == 2:
-        _check_values(pack, verdict, progress)
+        _check_values(pack, verdict, held, progress)
     return verdict
 
 
-def _check_blocks(pack: Pack, verdict: PackVerdict) -> None:
+def _check_blocks(pack: Pack, verdict: PackVerdict) -> dict[str, tuple[int, int | None]]:
+    """Every block read and checked; every position's (outcome, game length), which the
+    check of the values reads (one pass over the blocks, not two)."""
+    held: dict[str, tuple[int, int | None]] = {}
     before: bytes | None = None
     reachable = 0
     for number in range(len(pack.index)):
@@ -75,6 +79,7 @@ def _check_blocks(pack: Pack, verdict: PackVerdict) -> None:
                 verdict.found("order", f"block {number}: {record[0]!r} is out of key order")
             before = key
             reachable += record[1]
+            held[record[0]] = (record[2], record[3])
         verdict.positions += len(records)
     expected = (pack.header.get("positions"), pack.header.get("reachable"))
     if verdict.ok and (verdict.positions, reachable) != expected:
@@ -83,18 +88,18 @@ def _check_blocks(pack: Pack, verdict: PackVerdict) -> None:
             f"the header says {expected[0]:,} positions ({expected[1]:,} reachable), the "
             f"blocks hold {verdict.positions:,} ({reachable:,})",
         )
+    return held
 
 
 def _check_values(
-    pack: Pack, verdict: PackVerdict, progress: Callable[[int, int], None] | None
+    pack: Pack,
+    verdict: PackVerdict,
+    held: dict[str, tuple[int, int | None]],
+    progress: Callable[[int, int], None] | None,
 ) -> None:
-    """Every position not final against the positions one move on, read from a table of
-    every position's outcome and length made in one pass (a probe a move would read
-    blocks over and over)."""
+    """Every position not final against the positions one move on, read from ``held``,
+    every position's outcome and length (a probe a move would read blocks over and over)."""
     game = pack.game
-    held: dict[str, tuple[int, int | None]] = {}
-    for record in pack.records():
-        held[record[0]] = (record[2], record[3])
     for n, record in enumerate(pack.records()):
         if progress and n % 65_536 == 0:
             progress(n, verdict.positions)
@@ -130,7 +135,7 @@ def _check_one(verdict: PackVerdict, record: Record, plays: list[tuple[int, int 
         for i, (p, m) in enumerate(zip(plays, mine, strict=True))
         if m == value and (value == DRAW or (p[1] or 0) + 1 == expected_length)
     ]
-    names = ("loss", "draw", "tie", "win")
+    names = VALUE_NAMES
     if outcome != value:
         verdict.found(
             "outcome", f"{key!r} is held as a {names[outcome]}; its moves make it a {names[value]}"
