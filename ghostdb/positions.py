@@ -41,9 +41,12 @@ def position_from_rows(
     key: str,
     rows: Sequence[Any],
     candidates: list[tuple[str, str]],
+    *,
+    derive_best: bool = False,
 ) -> Position:
     """A Position from position rows (fields as `FIELDS`): the one at ``key`` and those
-    one move away (``candidates``: the game's moves from ``key``)."""
+    one move away (``candidates``: the game's moves from ``key``).  With ``derive_best``
+    (a pack's records, which hold no best play) the best move is `derived_best`."""
     by_key = {r[0]: r for r in rows}
     head = by_key[key]
     is_final = head[3] == 0
@@ -56,6 +59,7 @@ def position_from_rows(
                 plays.append(Play(move, child, outcome, r[3], r[3] == 0, seats(r[5]), r[6]))
     to_move = game.to_move(key)
     winning, drawing = move_counts(plays, to_move)
+    best = derived_best(plays, to_move) if derive_best else head[4]
     return Position(
         name=name,
         game=game.name,
@@ -63,7 +67,7 @@ def position_from_rows(
         fragment=key,
         outcome=OUTCOMES[head[2]],
         game_length=head[3],
-        best_move=best_move(head[4], plays),
+        best_move=best_move(best, plays),
         winning_moves=winning,
         drawing_moves=drawing,
         is_final=is_final,
@@ -86,6 +90,19 @@ def move_counts(plays: Sequence[Play], to_move: int) -> tuple[int, int]:
         return sum(to_move in p.safe_seats for p in plays if p.safe_seats is not None), 0
     outcomes = [p.outcome for p in plays]
     return outcomes.count(Outcome.LOSS), outcomes.count(Outcome.DRAW)
+
+
+def derived_best(plays: Sequence[Play], to_move: int | None) -> int | None:
+    """The number of the best play by the solvers' rule (`ghostdb.solvers`), from the
+    plays' own values: for two players the first in move order among those that achieve
+    the value and the length (`Play.sort_key`: wins soonest, ties soonest, draws, losses
+    latest); with more, the first that keeps the mover safe, else the first.  None where
+    there is no play."""
+    if not plays:
+        return None
+    if plays[0].safe_seats is not None:
+        return next((i for i, p in enumerate(plays) if to_move in (p.safe_seats or ())), 0)
+    return min(range(len(plays)), key=lambda i: plays[i].sort_key())
 
 
 def best_move(best_play: int | None, plays: Sequence[Play]) -> str | None:

@@ -1,13 +1,13 @@
-"""The pack format, version 1: one solution in one file, every position's key and fields.
+"""The pack format, version 2: one solution in one file, every position's key and values.
 
 Byte by byte (integers little-endian; a *varint* is LEB128: 7 bits a byte, low first, the
 high bit set on every byte but the last)::
 
     offset 0   8 bytes   magic  b"GHOSTPAK"
-               u16       format version (1)
+               u16       format version (2)
                u16       0 (reserved)
                u32       H, the header's length
-    16         H bytes   header: UTF-8 JSON, keys sorted (see `Header`)
+    16         H bytes   header: UTF-8 JSON, keys sorted (see below)
     16 + H     blocks, one after another, each raw DEFLATE (RFC 1951) of a block record
     I          index: u32 block count, then per block
                    u64 offset of the block, u32 its compressed length,
@@ -22,18 +22,30 @@ as UTF-8 bytes), column by column so that DEFLATE finds each column's repeats, t
 columns of fixed width so that a probe reads one position without decoding the rest::
 
     varint n
-    n keys, front-coded: varint bytes shared with the key before (0 for the block's first),
-                         varint length of the rest, the rest's bytes
-    reachable: ceil(n / 8) bytes, bit i of byte i // 8 (low bit first)
+    keys, front-coded as three columns:
+        n varints: the bytes of the key before that this key drops (0 for the first)
+        n varints: the length of the rest, the bytes this key adds
+        the rests' bytes, one after another
+    reachable:   ceil(n / 8) bytes, bit i of byte i // 8 (low bit first)
     value:       n u16, the outcome's code (0 loss, 1 draw, 2 tie, 3 win) in the low two
                  bits, above them 0 for no game length (a draw) else the length + 1
-    best play:   n u16, 65535 for none, else the play's number (plays numbered in the
-                 game's move order among the stored positions one move away)
     safe seats:  n u16, 65535 for none (two players), else the seats' bit mask
     (each u16 column as its n low bytes, then its n high bytes: the high ones are nearly
     all 0 or 255, and DEFLATE makes little of them; the outcome beside the length, as
     for two players one tells the other)
     label:       n varints, 0 for none else its UTF-8 length + 1, followed by the bytes
+
+Every position of a word game begins with every shorter one of its own stored
+prefixes, so a key mostly drops nothing or a letter or two and adds one letter: three
+columns of small repeated numbers, which DEFLATE codes in a few bits each.
+
+The best move is not held: as GamesmanOne's records and Syzygy's tables, a pack holds a
+position's value and game length, and the best move is read from the positions one move
+on, which a probe reads anyway, by the solvers' own rule (`ghostdb.solvers`;
+`ghostdb.positions.derived_best`): for two players the first play in move order among
+those that achieve the value and the length; with more, the first play that keeps the
+mover safe, else the first play.  `ghostdb verify FILE --db` and the tests hold every
+derived best move to the stored one.
 
 The header says what the pack is: ``format``, ``game``, ``name`` (the dictionary or the
 game), ``rules`` (the rule set's key), ``alphabet``, ``solver_version``,
@@ -55,7 +67,7 @@ from typing import Any
 
 MAGIC = b"GHOSTPAK"
 END = b"GHOSTEND"
-VERSION = 1
+VERSION = 2
 BLOCK = 2048
 """Positions a block: a probe inflates a block (a few KB) for each key it reads that is
 not in a block it holds already."""
@@ -111,9 +123,11 @@ def get_varint(data: bytes | memoryview, at: int) -> tuple[int, int]:
 
 
 def encode_block(records: Sequence[Record]) -> bytes:
-    """A block record of ``records`` (in key order), deflated."""
+    """A block record of ``records`` (in key order), deflated; their best plays are not
+    written (the format's docstring says why)."""
     out = bytearray()
     put_varint(out, len(records))
+    drops, lengths, rests = bytearray(), bytearray(), bytearray()
     before = b""
     for record in records:
         key = record[0].encode()
@@ -122,10 +136,11 @@ def encode_block(records: Sequence[Record]) -> bytes:
             if a != b:
                 break
             shared += 1
-        put_varint(out, shared)
-        put_varint(out, len(key) - shared)
-        out += key[shared:]
+        put_varint(drops, len(before) - shared)
+        put_varint(lengths, len(key) - shared)
+        rests += key[shared:]
         before = key
+    out += drops + lengths + rests
     bits = bytearray((len(records) + 7) // 8)
     for i, record in enumerate(records):
         if record[1]:
@@ -135,7 +150,6 @@ def encode_block(records: Sequence[Record]) -> bytes:
     # players: who moves last), DEFLATE sees one column, not two.
     values = [(0 if r[3] is None else r[3] + 1) << 2 | r[2] for r in records]
     _put_u16(out, values, "game length", (NONE >> 2) - 1)
-    _put_u16(out, [NONE if r[4] is None else r[4] for r in records], "best play", NONE - 1)
     _put_u16(out, [NONE if r[5] is None else r[5] for r in records], "safe seats", NONE - 1)
     for record in records:
         label = record[6]
@@ -162,28 +176,35 @@ class Block:
     """A block's records, decoded as far as a search needs: its keys; a record's fields
     are read from the fixed-width columns when it is asked for (`record`)."""
 
-    __slots__ = ("best", "keys", "labels", "reach", "safe", "values")
+    __slots__ = ("keys", "labels", "reach", "safe", "values")
 
     def __init__(self, raw: bytes) -> None:
         view = memoryview(raw)
         n, at = get_varint(view, 0)
+        drops, lengths = [], []
+        for column in (drops, lengths):
+            for _ in range(n):
+                v, at = get_varint(view, at)
+                column.append(v)
         keys: list[bytes] = []
         before = b""
-        for _ in range(n):
-            shared, at = get_varint(view, at)
-            rest, at = get_varint(view, at)
-            before = before[:shared] + raw[at : at + rest]
+        for drop, rest in zip(drops, lengths, strict=True):
+            if drop > len(before):
+                raise ValueError("a key drops more than the key before has")
+            before = before[: len(before) - drop] + raw[at : at + rest]
             at += rest
             keys.append(before)
+        if at > len(raw):
+            raise ValueError("its keys run past its end")
         self.keys = keys
         self.reach = raw[at : at + (n + 7) // 8]
         at += (n + 7) // 8
         columns = []
-        for _ in range(3):  # a u16 column: its low bytes, then its high bytes
+        for _ in range(2):  # a u16 column: its low bytes, then its high bytes
             low, high = raw[at : at + n], raw[at + n : at + 2 * n]
             columns.append(array("H", (lo | hi << 8 for lo, hi in zip(low, high, strict=True))))
             at += 2 * n
-        self.values, self.best, self.safe = columns
+        self.values, self.safe = columns
         if raw.count(0, at) == n == len(raw) - at:  # no labels: the common case
             self.labels: list[str | None] | None = None
         else:
@@ -202,13 +223,14 @@ class Block:
         return len(self.keys)
 
     def record(self, i: int) -> Record:
-        value, best, safe = self.values[i], self.best[i], self.safe[i]
+        """Position ``i``'s record; its best play None (a pack does not hold it)."""
+        value, safe = self.values[i], self.safe[i]
         return (
             self.keys[i].decode(),
             bool(self.reach[i >> 3] >> (i & 7) & 1),
             value & 3,
             None if value < 4 else (value >> 2) - 1,
-            None if best == NONE else best,
+            None,
             None if safe == NONE else safe,
             None if self.labels is None else self.labels[i],
         )

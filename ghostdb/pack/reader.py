@@ -166,7 +166,7 @@ class Pack:
             found = self.record(child)
             if found is not None:
                 rows.append(found)
-        return position_from_rows(self.name, game, key, rows, candidates)
+        return position_from_rows(self.name, game, key, rows, candidates, derive_best=True)
 
     def probe_many(self, positions: Sequence[str]) -> list[Position | GhostdbError]:
         """`probe` of each, in order: a Position, or the error that position gives."""

@@ -5,10 +5,11 @@ index is checked on opening), its record decoded, its keys in order across the w
 file and the counts against the header.  Then, for two players, every position that is
 not final is worked out again from the positions one move on, as the solver works it
 out and as `ghostdb verify` checks a store: its outcome (the best of its moves' outcomes
-for the mover), its game length (the shortest win, the longest loss; none for a draw)
-and its best move (the first in move order that keeps both).  Whether a position is
-final, and the values of final ones, come from the word list, which a pack does not
-hold: `--db` compares the pack with the stored solution position for position.
+for the mover) and its game length (the shortest win, the longest loss; none for a
+draw).  A pack holds no best move: a probe reads it from those same values.  Whether a
+position is final, and the values of final ones, come from the word list, which a pack
+does not hold: `--db` compares the pack with the stored solution position for position,
+each best move the pack gives against the stored one.
 """
 
 from __future__ import annotations
@@ -120,7 +121,7 @@ def _check_values(
 
 def _check_one(verdict: PackVerdict, record: Record, plays: list[tuple[int, int | None]]) -> None:
     """One position against its moves' (outcome, game length), in move order."""
-    key, _, outcome, length, best, _, _ = record
+    key, _, outcome, length, _, _, _ = record
     mine = [FLIP[p[0]] for p in plays]
     value = max(mine)
     achieving = [p[1] for p, m in zip(plays, mine, strict=True) if m == value]
@@ -130,11 +131,6 @@ def _check_one(verdict: PackVerdict, record: Record, plays: list[tuple[int, int 
         expected_length = max(x or 0 for x in achieving) + 1
     else:
         expected_length = min(x or 0 for x in achieving) + 1
-    keeps = [
-        i
-        for i, (p, m) in enumerate(zip(plays, mine, strict=True))
-        if m == value and (value == DRAW or (p[1] or 0) + 1 == expected_length)
-    ]
     names = VALUE_NAMES
     if outcome != value:
         verdict.found(
@@ -144,5 +140,3 @@ def _check_one(verdict: PackVerdict, record: Record, plays: list[tuple[int, int 
         verdict.found(
             "game length", f"{key!r}: held length {length}, its moves give {expected_length}"
         )
-    elif best != (keeps[0] if keeps else None):
-        verdict.found("best move", f"{key!r}: held best play {best}, its moves give {keeps[0]}")

@@ -72,7 +72,8 @@ def _records(conn: Any, solution_id: int) -> Iterator[Record]:
 
 def compare_with_store(pack: Pack, solution: Solution) -> list[str]:
     """Where ``pack`` and the stored ``solution`` disagree (at most a few named): its
-    header's rule set, its positions, any position's fields."""
+    header's rule set, its positions, any position's fields, and every best move a probe
+    of the pack gives (`ghostdb.positions.derived_best`) against the stored one."""
     problems: list[str] = []
     if (pack.header["game"], pack.header["rules"]) != (solution.game.name, solution.rules.key):
         return [f"the pack is of {pack.header['rules']}, the store's of {solution.rules.key}"]
@@ -82,6 +83,8 @@ def compare_with_store(pack: Pack, solution: Solution) -> list[str]:
         stored = _records(conn, solution.id)
         differ = 0
         for mine, theirs in _pairs(pack.records(), stored):
+            if mine is not None and theirs is not None:
+                mine = (*mine[:4], _derived_play(pack, mine[0], theirs[4]), *mine[5:])
             if mine != theirs:
                 differ += 1
                 if len(problems) < 5:
@@ -90,6 +93,15 @@ def compare_with_store(pack: Pack, solution: Solution) -> list[str]:
     if differ > len(problems):
         problems.append(f"… {differ:,} positions differ in all")
     return problems
+
+
+def _derived_play(pack: Pack, key: str, stored: int | None) -> int | None:
+    """The number of the play a probe of ``key`` gives as the best move (None at a
+    final position, where the store holds none either)."""
+    if stored is None:
+        return None
+    found = pack.probe(key)
+    return next((i for i, p in enumerate(found.plays) if p.move == found.best_move), None)
 
 
 def _pairs(a: Iterator[Record], b: Iterator[Record]) -> Iterator[tuple[Any, Any]]:
