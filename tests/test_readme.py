@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -90,9 +91,10 @@ def test_every_console_example_prints_what_the_readme_shows(tmp_path: Path) -> N
     assert len(examples) >= 20
     try:
         run_examples(examples, env)
-    finally:  # what the examples write where they run (packs)
+    finally:  # what the examples write where they run (packs, the offline site)
         for written in ROOT.glob("*.ghostpack"):
             written.unlink()
+        shutil.rmtree(ROOT / "offline-site", ignore_errors=True)
 
 
 def run_examples(examples: list[Example], env: dict[str, str]) -> None:

@@ -58,3 +58,56 @@ def parquet(
     finally:
         if made and output.is_dir() and not any(output.iterdir()):
             output.rmdir()  # a failed export leaves nothing behind
+
+
+@export_app.command("site")
+def site(
+    names: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[NAME]...",
+            help="Dictionaries and games to include [default: every published one].",
+            show_default=False,
+        ),
+    ] = None,
+    *,
+    keys: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rules",
+            metavar="KEY",
+            help="A rule set to include, as `ghostdb solutions` lists it (ghost/3, "
+            "chopsticks/5); repeat for more. A NAME whose game none names gets every "
+            "published rule set.",
+        ),
+    ] = None,
+    output: Annotated[
+        Path,
+        typer.Option("--output", "-o", metavar="DIR", help="The folder to make (new or empty)."),
+    ],
+    db: DbOption = None,
+) -> None:
+    """Write the game site as static files that play from packs with no server: serve
+    DIR from any static host, or run `python3 -m http.server` in it."""
+    import errno
+
+    from ghostdb.web.site import chosen_solutions, export_site
+
+    if output.exists() and (not output.is_dir() or any(output.iterdir())):
+        fail(f"{str(output)!r} exists and is not an empty folder: give -o a new folder")
+    if not output.parent.is_dir():
+        fail(f"no folder {str(output.parent)!r}: create it first")
+    with store_for(db) as store:
+        chosen = chosen_solutions(store, names or [], keys or [])
+        try:
+            exported = export_site(store, output, chosen)
+        except OSError as exc:
+            reason = "no space left" if exc.errno == errno.ENOSPC else exc.strerror or exc
+            fail(f"cannot write {output}: {reason}: give -o a folder you can write to")
+    total = sum(f.stat().st_size for f in output.rglob("*") if f.is_file())
+    for e in exported:
+        emit(f"{e.name} {e.rules}: {e.positions:,} positions in {e.size:,} bytes")
+    emit(
+        f"wrote the offline site to {output} ({total:,} bytes); serve it with "
+        f"`python3 -m http.server -d {output}` and open http://localhost:8000/"
+    )
