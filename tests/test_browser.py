@@ -238,6 +238,29 @@ def test_values_undo_redo_and_a_game_restored_from_its_link(
         other.close()
 
 
+def test_the_game_record_round_trips_into_the_analysis(tab: Tab, web_db: Path) -> None:
+    """The page's "Analyse the game" judges the record it shows, as `ghostdb analyse`
+    judges the same moves (a letter no word continues included); axe-core finds the
+    analysis clean."""
+    tab.open("#name=enable1&rules=ghost/4&players=human,computer")
+    tab.page.keyboard.press("n")
+    tab.wait_moves(2)
+    tab.page.keyboard.press("y")
+    tab.wait_moves(3)
+    moves = [line.split()[2] for line in tab.record()]  # "player 0 n → n …"
+    tab.page.locator("#show-analysis").click()
+    tab.page.wait_for_selector("#analysis table")
+    rows = tab.page.locator("#analysis tbody tr").all_inner_texts()
+    code, out, err = run("analyse", "enable1", *moves, "--min-length", "4", "--json", db=web_db)
+    assert code == 0, err
+    found = json.loads(out)
+    assert len(rows) == len(found["moves"]) == 3
+    for row, m in zip(rows, found["moves"], strict=True):
+        assert m["move"] in row and m["verdict"] in row
+    assert found["moves"][-1]["value_after"] == "loss"
+    assert no_serious_violations(tab.page) == []
+
+
 def test_chopsticks_by_clicks_to_a_decision_or_a_repeated_position(tab: Tab) -> None:
     tab.open("#name=chopsticks&rules=chopsticks/5&players=human,computer&values=1")
     # A tap by clicking hands: my left hand, then the opponent's left hand.

@@ -76,6 +76,37 @@ def play(
 
 @app.command()
 @with_rule_options
+def analyse(
+    name: Name,
+    moves: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="MOVES...",
+            help="The game's moves as `play` prints them (a Ghost game as its letters, "
+            "t r e w s, or its fragments, t tr tre; commas also separate).",
+        ),
+    ],
+    *,
+    rule_options: RuleOptions,
+    start: Annotated[str, typer.Option("--from", help="The position the game started from.")] = "",
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """Analyse a played game: every move with its value before and after for its mover,
+    the best moves instead and a verdict (best, good, mistake, blunder), each player's
+    accuracy and the move that decided the game."""
+    from ghostdb.text.analysis import analysis
+    from ghostdb.text.common import to_json
+
+    chosen = rules_of(name, rule_options)
+    typed = [m for text in moves for m in text.replace(",", " ").split()]
+    with store_for(db) as store:
+        found = store.solution(name, chosen).analyse(typed, start)
+    emit(to_json(found.as_dict()) if json else analysis(found))
+
+
+@app.command()
+@with_rule_options
 def selfplay(
     name: Name,
     *,

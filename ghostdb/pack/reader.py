@@ -138,7 +138,18 @@ class Pack:
 
     def record(self, key: str) -> Record | None:
         """The record of (canonical) ``key``; None if the pack holds no such position."""
-        raw = key.encode()
+        return self._record_of(key.encode())
+
+    def record_many(self, keys: Sequence[str]) -> list[Record | None]:
+        """`record` of each (canonical) key, in order: read in key order, so that a
+        batch reads each block it touches once."""
+        raws = [k.encode() for k in keys]
+        found: list[Record | None] = [None] * len(raws)
+        for i in sorted(range(len(raws)), key=raws.__getitem__):
+            found[i] = self._record_of(raws[i])
+        return found
+
+    def _record_of(self, raw: bytes) -> Record | None:
         number = bisect.bisect_right(self._firsts, raw) - 1
         if number < 0:
             return None

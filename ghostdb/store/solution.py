@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
     from ghostdb.games.base import Game, RuleSet
+    from ghostdb.play.analysis import Analysis
     from ghostdb.play.engine import Match, SelfPlay
     from ghostdb.reports import DecisiveWords, SolutionSummary
     from ghostdb.store.lookups import Lookups, SolutionRef
@@ -194,6 +195,13 @@ class Solution:
         start = self.lookup()
         rng = rng or random.Random(seed)
         return Match(self.lookup, self.name, self.rules, self.game, seats, rng, start)
+
+    def analyse(self, moves: Sequence[str], start: str = "") -> Analysis:
+        """A played game's moves judged by the stored values (see `ghostdb.play.analysis`);
+        BadMove naming the first move that is not one."""
+        from ghostdb.play.analysis import analyse
+
+        return analyse(self.name, self.game, self.lookup, moves, start)
 
     def selfplay(
         self,

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
     from ghostdb import wordlists
     from ghostdb.pack import Pack
+    from ghostdb.play.analysis import Analysis
     from ghostdb.play.engine import Match, SelfPlay
     from ghostdb.reports import (
         Comparison,
@@ -143,6 +144,12 @@ class Store:
 
     def opening_plans(self, name: str, rules: RuleSet | None = None) -> list[OpeningPlans]:
         return self.solution(name, rules).opening_plans()
+
+    def analyse(
+        self, name: str, moves: Sequence[str], rules: RuleSet | None = None, start: str = ""
+    ) -> Analysis:
+        """A played game of ``name`` judged move by move (see `ghostdb.play.analysis`)."""
+        return self.solution(name, rules).analyse(moves, start)
 
     def new_game(
         self,

@@ -38,6 +38,8 @@ from ghostdb.web.models import (
 )
 
 MAX_TEXT = 100
+MAX_MOVES_TEXT = 2_000
+"""The longest ``moves`` of an analysis (200 moves of up to 9 characters)."""
 WALK_LIMIT = 250
 """The most positions a line or plan walks for one request (a few milliseconds alone; a
 walk of 2,000 held the server's threads for a second under 16 clients): a bigger one
@@ -337,6 +339,34 @@ def add_play_routes(app: FastAPI, answers: Answers) -> None:
 def add_plan_routes(app: FastAPI, answers: Answers) -> None:
     """The routes that walk plans: lines, a strategy, the openings."""
     store, run, chosen = answers.store, answers.run, answers.rules
+
+    @app.get("/api/{name}/analyse", responses=ERRORS, tags=["plans"])
+    async def analyse(
+        name: Name,
+        options: RuleOptions,
+        moves: Annotated[
+            str,
+            Query(
+                max_length=MAX_MOVES_TEXT,
+                description="The game's moves, comma-separated, as `ghostdb play` prints "
+                "them (a Ghost game as its letters or its fragments).",
+                examples=["t,r,e,n"],
+            ),
+        ] = "",
+        start: Annotated[
+            str,
+            Query(alias="from", max_length=MAX_TEXT, description="Where the game started."),
+        ] = "",
+    ) -> Response:
+        """A played game judged move by move (``ghostdb analyse --json``): each move's
+        value before and after for its mover, the best moves instead, a verdict (best,
+        good, mistake, blunder; for a word game the word behind a mistake), each player's
+        accuracy and the move that decided the game.  400 naming the first bad move."""
+        rules = chosen(name, options)
+        typed = [m for m in moves.split(",") if m.strip()]
+        solution = store.solution(name, rules)
+        found = await run(solution.analyse, typed, start, light=True)
+        return as_json(found.as_dict())
 
     @app.get("/api/{name}/line", responses=ERRORS, tags=["plans"])
     async def line(name: Name, options: RuleOptions, fragment: Fragment) -> Response:

@@ -754,6 +754,27 @@ async function showPlan() {
   } catch (error) { fill(out, el("p", { class: "error" }, error.message)); }
 }
 
+// The game so far judged move by move (/api/NAME/analyse): each move's value for its
+// mover before and after, the verdict, the best moves instead; the notes name the word
+// behind each mistake.
+async function showAnalysis() {
+  const out = $("#analysis");
+  if (!game.moves.length) { fill(out, el("p", {}, "No moves yet: play some, then analyse the game.")); return; }
+  try {
+    const found = await api(`/api/${enc(game.name)}/analyse`, { ...game.options, moves: game.moves.join(","), from: game.from });
+    const accuracy = found.accuracy.map((a) => `player ${a.player}: ${a.kept} of ${plural(a.moves, "move")}${a.accuracy === null ? "" : ` (${Math.round(a.accuracy * 100)}%)`}`);
+    fill(out,
+      table(["#", "by", "move", "before", "after", "verdict", "best instead"], found.moves.map((m) => [
+        String(m.number), `player ${m.player}`, m.move, mark(m.value_before, m.length_before),
+        mark(m.value_after, m.length_after), el("span", { class: `verdict ${m.verdict}` }, m.verdict),
+        m.verdict === "best" ? "" : m.best.slice(0, 4).join(" ") + (m.best.length > 4 ? " …" : ""),
+      ]), [0]),
+      found.moves.filter((m) => m.note).map((m) => el("p", {}, `Move ${m.number}: ${m.note}.`)),
+      el("p", {}, `Moves that kept the value — ${accuracy.join("; ")}.`),
+      el("p", {}, found.decisive === null ? "No move changed the value: the game went as best play has it." : `Decided at move ${found.decisive}.`));
+  } catch (error) { fill(out, el("p", { class: "error" }, error.message)); }
+}
+
 function treeNode(node, player, budget) {
   budget.left -= 1;
   const head = [node.move ? `${node.move} → ` : "", label(node.fragment)];
@@ -1036,6 +1057,7 @@ async function main() {
   $("#pause").addEventListener("click", () => { game.paused = !game.paused; render(); computerTurn(); });
   $("#show-line").addEventListener("click", showLine);
   $("#show-plan").addEventListener("click", showPlan);
+  $("#show-analysis").addEventListener("click", showAnalysis);
   $("#explore-form").addEventListener("submit", (event) => { event.preventDefault(); explore($("#ex-fragment").value.trim()); });
   $("#decisive-form").addEventListener("submit", (event) => { event.preventDefault(); showDecisive(); });
   $("#report-form").addEventListener("submit", (event) => { event.preventDefault(); report(); });

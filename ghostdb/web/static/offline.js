@@ -18,7 +18,7 @@
     if (!site.catalogue) {
       site.catalogue = (async () => {
         if (location.protocol === "file:") {
-          fail("this offline copy must be served, not opened as a file (browsers do not let a page read files beside it): run `python3 -m http.server` in its folder and open http://localhost:8000/", 503);
+          fail("this offline copy must be served, not opened as a file (browsers do not let a page read files beside it): run `python3 -m http.server` in its folder and open the address it prints", 503);
         }
         const response = await fetch("site.json");
         if (!response.ok) fail(`cannot read site.json: HTTP ${response.status}`, 503);
