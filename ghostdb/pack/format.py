@@ -1,10 +1,10 @@
-"""The pack format, version 2: one solution in one file, every position's key and values.
+"""The pack format, version 3: one solution in one file, every position's key and values.
 
 Byte by byte (integers little-endian; a *varint* is LEB128: 7 bits a byte, low first, the
 high bit set on every byte but the last)::
 
     offset 0   8 bytes   magic  b"GHOSTPAK"
-               u16       format version (2)
+               u16       format version (3)
                u16       0 (reserved)
                u32       H, the header's length
     16         H bytes   header: UTF-8 JSON, keys sorted (see below)
@@ -22,7 +22,8 @@ as UTF-8 bytes), column by column so that DEFLATE finds each column's repeats, t
 columns of fixed width so that a probe reads one position without decoding the rest::
 
     varint n
-    keys, front-coded as three columns:
+    keys, front-coded as three columns (every 32nd key, a *restart*, whole: it drops
+    all of the key before, so that a probe searches the restarts and decodes one run):
         n varints: the bytes of the key before that this key drops (0 for the first)
         n varints: the length of the rest, the bytes this key adds
         the rests' bytes, one after another
@@ -56,18 +57,25 @@ and the index, and the index covers every block: one flipped bit anywhere is fou
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import struct
 import zlib
-from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 MAGIC = b"GHOSTPAK"
 END = b"GHOSTEND"
-VERSION = 2
+VERSION = 3
+RESTART = 128
+"""Every 128th key of a block (its 0th, 128th, …) drops all of the key before: a probe
+of a block it has not read much searches those whole keys and decodes one run of at most
+128 (each restart costs about 0.05 bytes a position)."""
+WARM = 16
+"""Finds in one block after which all its keys are decoded (about 40 runs' worth)."""
 BLOCK = 2048
 """Positions a block: a probe inflates a block (a few KB) for each key it reads that is
 not in a block it holds already."""
@@ -129,13 +137,14 @@ def encode_block(records: Sequence[Record]) -> bytes:
     put_varint(out, len(records))
     drops, lengths, rests = bytearray(), bytearray(), bytearray()
     before = b""
-    for record in records:
+    for i, record in enumerate(records):
         key = record[0].encode()
         shared = 0
-        for a, b in zip(before, key, strict=False):
-            if a != b:
-                break
-            shared += 1
+        if i % RESTART:  # a restart (every RESTART-th key) shares nothing
+            for a, b in zip(before, key, strict=False):
+                if a != b:
+                    break
+                shared += 1
         put_varint(drops, len(before) - shared)
         put_varint(lengths, len(key) - shared)
         rests += key[shared:]
@@ -173,70 +182,137 @@ def _put_u16(out: bytearray, numbers: list[int], what: str, most: int) -> None:
 
 
 class Block:
-    """A block's records, decoded as far as a search needs: its keys; a record's fields
-    are read from the fixed-width columns when it is asked for (`record`)."""
+    """A block's records, decoded only as far as a probe needs: the whole keys of its
+    restarts (every `RESTART`-th key) to search, the rest of a key's run decoded when it
+    is looked at; a record's fields are read from the fixed-width columns when asked for.
+    A cold block costs an inflate and a few C-speed passes, not a Python loop a key."""
 
-    __slots__ = ("keys", "labels", "reach", "safe", "values")
+    __slots__ = (
+        "_all",
+        "_drops",
+        "_finds",
+        "_labels",
+        "_lengths",
+        "_offsets",
+        "_raw",
+        "_reach",
+        "_restarts",
+        "_safe",
+        "_values",
+        "n",
+    )
 
     def __init__(self, raw: bytes) -> None:
-        view = memoryview(raw)
-        n, at = get_varint(view, 0)
-        drops, lengths = [], []
-        for column in (drops, lengths):
-            for _ in range(n):
-                v, at = get_varint(view, at)
-                column.append(v)
-        keys: list[bytes] = []
-        before = b""
-        for drop, rest in zip(drops, lengths, strict=True):
-            if drop > len(before):
-                raise ValueError("a key drops more than the key before has")
-            before = before[: len(before) - drop] + raw[at : at + rest]
-            at += rest
-            keys.append(before)
-        if at > len(raw):
-            raise ValueError("its keys run past its end")
-        self.keys = keys
-        self.reach = raw[at : at + (n + 7) // 8]
+        self._raw = raw
+        n, at = get_varint(raw, 0)
+        self.n = n
+        self._drops, at = _varints(raw, at, n)
+        self._lengths, at = _varints(raw, at, n)
+        # Where each key's added bytes start: a running sum in C.  (The block's hash was
+        # checked before it was decoded; `ghostdb verify` reads every key in order.)
+        self._offsets = list(accumulate(self._lengths, initial=at))
+        at = self._offsets[-1]
+        offsets = self._offsets
+        self._restarts = [raw[offsets[i] : offsets[i + 1]] for i in range(0, n, RESTART)]
+        self._reach = at
         at += (n + 7) // 8
-        columns = []
-        for _ in range(2):  # a u16 column: its low bytes, then its high bytes
-            low, high = raw[at : at + n], raw[at + n : at + 2 * n]
-            columns.append(array("H", (lo | hi << 8 for lo, hi in zip(low, high, strict=True))))
-            at += 2 * n
-        self.values, self.safe = columns
-        if raw.count(0, at) == n == len(raw) - at:  # no labels: the common case
-            self.labels: list[str | None] | None = None
-        else:
+        self._values, self._safe = at, at + 2 * n  # low bytes, then high bytes, each
+        at += 4 * n
+        if at > len(raw):
+            raise ValueError("its columns do not add up")
+        self._labels: list[str | None] | None = None
+        if raw.count(0, at) != n or len(raw) - at != n:  # labels (the common case: none)
             labels: list[str | None] = []
             for _ in range(n):
-                v, at = get_varint(view, at)
+                v, at = get_varint(raw, at)
                 labels.append(None if v == 0 else raw[at : at + v - 1].decode())
                 at += max(0, v - 1)
             if at != len(raw):
                 raise ValueError("its columns do not add up")
-            self.labels = labels
-        if len(self.values) != n or len(self.reach) != (n + 7) // 8:
-            raise ValueError("its columns do not add up")
+            self._labels = labels
+        self._all: list[bytes] | None = None
+        self._finds = 0
 
     def __len__(self) -> int:
-        return len(self.keys)
+        return self.n
+
+    def key(self, i: int) -> bytes:
+        """Key ``i``: its restart's whole key, then the keys after it in its run."""
+        first = i - i % RESTART
+        key = self._restarts[first // RESTART]
+        raw, offsets, drops = self._raw, self._offsets, self._drops
+        for j in range(first + 1, i + 1):
+            key = key[: len(key) - drops[j]] + raw[offsets[j] : offsets[j + 1]]
+        return key
+
+    @property
+    def keys(self) -> list[bytes]:
+        """Every key, in order (decoded once, when first asked for)."""
+        if self._all is None:
+            self._all = [k for r in range(0, self.n, RESTART) for k in self._run(r)]
+        return self._all
+
+    def _run(self, first: int) -> list[bytes]:
+        key = self._restarts[first // RESTART]
+        found = [key]
+        raw, offsets, drops = self._raw, self._offsets, self._drops
+        for j in range(first + 1, min(first + RESTART, self.n)):
+            key = key[: len(key) - drops[j]] + raw[offsets[j] : offsets[j + 1]]
+            found.append(key)
+        return found
+
+    def find(self, key: bytes) -> int:
+        """The index of ``key`` in the block, or -1: a binary search of the restarts'
+        whole keys, then a scan of at most `RESTART` keys of one run; after `WARM` finds,
+        a binary search of every key, decoded once."""
+        if self._all is None:
+            self._finds += 1
+            if self._finds > WARM:
+                self.keys  # noqa: B018 - decodes them all, once
+        if self._all is not None:
+            i = bisect.bisect_left(self._all, key)
+            return i if i < self.n and self._all[i] == key else -1
+        r = bisect.bisect_right(self._restarts, key) - 1
+        if r < 0:
+            return -1
+        first = r * RESTART
+        run = self._run(first)
+        i = bisect.bisect_left(run, key)
+        return first + i if i < len(run) and run[i] == key else -1
 
     def record(self, i: int) -> Record:
         """Position ``i``'s record; its best play None (a pack does not hold it)."""
-        value, safe = self.values[i], self.safe[i]
+        key = self._all[i] if self._all is not None else self.key(i)
+        return (key.decode(), *self._fields(i))
+
+    def records(self) -> list[Record]:
+        return [(key.decode(), *self._fields(i)) for i, key in enumerate(self.keys)]
+
+    def _fields(self, i: int) -> tuple[bool, int, int | None, None, int | None, str | None]:
+        raw, n = self._raw, self.n
+        value = raw[self._values + i] | raw[self._values + n + i] << 8
+        safe = raw[self._safe + i] | raw[self._safe + n + i] << 8
         return (
-            self.keys[i].decode(),
-            bool(self.reach[i >> 3] >> (i & 7) & 1),
+            bool(raw[self._reach + (i >> 3)] >> (i & 7) & 1),
             value & 3,
             None if value < 4 else (value >> 2) - 1,
             None,
             None if safe == NONE else safe,
-            None if self.labels is None else self.labels[i],
+            None if self._labels is None else self._labels[i],
         )
 
-    def records(self) -> list[Record]:
-        return [self.record(i) for i in range(len(self.keys))]
+
+def _varints(raw: bytes, at: int, n: int) -> tuple[list[int], int]:
+    """``n`` varints from ``at``: the bytes themselves where none has its high bit set
+    (the common case: a key drops and adds fewer than 128 bytes), else one by one."""
+    chunk = raw[at : at + n]
+    if len(chunk) == n and chunk.isascii():  # every byte below 0x80, checked in C
+        return list(chunk), at + n
+    found = []
+    for _ in range(n):
+        v, at = get_varint(raw, at)
+        found.append(v)
+    return found, at
 
 
 def decode_block(data: bytes) -> Block:

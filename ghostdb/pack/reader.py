@@ -127,7 +127,7 @@ class Pack:
             block = decode_block(data)
         except PackError as exc:
             raise PackError(f"{str(self.path)!r} is damaged: {where} {exc}") from None
-        if len(block) != entry.count or (block.keys and block.keys[0] != entry.first.encode()):
+        if len(block) != entry.count or (len(block) and block.key(0) != entry.first.encode()):
             raise PackError(f"{str(self.path)!r} is damaged: {where} is not what its index says")
         return block
 
@@ -154,8 +154,8 @@ class Pack:
         if number < 0:
             return None
         block = self.block(number)
-        i = bisect.bisect_left(block.keys, raw)
-        return block.record(i) if i < len(block.keys) and block.keys[i] == raw else None
+        i = block.find(raw)
+        return None if i < 0 else block.record(i)
 
     # -- positions ----------------------------------------------------------------------------
 

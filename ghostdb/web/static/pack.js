@@ -1,4 +1,4 @@
-// Reading a ghostdb pack in the browser: the layout of ghostdb/pack/format.py (format 2),
+// Reading a ghostdb pack in the browser: the layout of ghostdb/pack/format.py (format 3),
 // decoded in plain JavaScript for the offline site (`ghostdb export site`).
 //
 // The whole file is fetched once; the header and the index are read at once and checked
@@ -10,7 +10,7 @@
 
 const PACK_MAGIC = "GHOSTPAK";
 const PACK_END = "GHOSTEND";
-const PACK_VERSION = 2;
+const PACK_VERSION = 3;
 const PACK_NONE = 0xffff;
 const PACK_VALUES = ["loss", "draw", "tie", "win"];  // the outcome codes of a pack's value column
 const utf8 = new TextDecoder("utf-8", { fatal: true });
