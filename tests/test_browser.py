@@ -261,6 +261,27 @@ def test_the_game_record_round_trips_into_the_analysis(tab: Tab, web_db: Path) -
     assert no_serious_violations(tab.page) == []
 
 
+def test_puzzles_keep_a_streak(tab: Tab, web_store: Store) -> None:
+    """The Puzzles tab: a kept puzzle's moves as buttons; the right one counts in the
+    streak, a wrong one names the answer and ends the streak; axe-core finds it clean."""
+    tab.open("#name=enable1&rules=ghost/3")
+    tab.page.locator(".tab[data-tab=puzzles]").click()
+    for right in (True, True, False):
+        tab.page.locator("#puzzle-form button[type=submit]").click()
+        tab.page.wait_for_selector("#pz-out .puzzle-move:not([disabled])")
+        text = tab.page.locator("#pz-out p").first.inner_text()
+        fragment = text.split(" — ")[0]
+        pos = web_store.lookup("enable1", fragment)
+        answer = next(p.move for p in pos.plays if p.wins)
+        moves = tab.page.locator("#pz-out .puzzle-move")
+        pick = answer if right else next(m for m in moves.all_inner_texts() if m != answer)
+        moves.filter(has_text=pick).first.click()
+        said = tab.page.locator("#pz-out [role=status]").inner_text()
+        assert said.startswith("Right" if right else "No") and answer in said
+    assert tab.page.locator("#pz-streak").inner_text() == "Solved in a row: 0."
+    assert no_serious_violations(tab.page) == []
+
+
 def test_chopsticks_by_clicks_to_a_decision_or_a_repeated_position(tab: Tab) -> None:
     tab.open("#name=chopsticks&rules=chopsticks/5&players=human,computer&values=1")
     # A tap by clicking hands: my left hand, then the opponent's left hand.

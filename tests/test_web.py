@@ -503,6 +503,7 @@ def test_openapi_describes_every_route(client: TestClient) -> None:
         "/api/{name}/move",
         "/api/{name}/line",
         "/api/{name}/analyse",
+        "/api/{name}/puzzle",
         "/api/{name}/strategy",
         "/api/{name}/openings",
         "/api/{name}/report",

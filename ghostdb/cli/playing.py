@@ -6,7 +6,7 @@ Their ``--players`` lists the seats; more than two of them choose the rule optio
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -72,6 +72,83 @@ def play(
         emit(to_json(data))
     else:
         emit(replay(game, before, reply))
+
+
+@app.command()
+@with_rule_options
+def puzzle(
+    name: Name,
+    *,
+    rule_options: RuleOptions,
+    difficulty: Annotated[
+        str | None,
+        typer.Option(help="easy (a win in 3 moves at most), medium or hard [default: any]."),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="The same puzzle again.")] = None,
+    json: Json = False,
+    db: DbOption = None,
+) -> None:
+    """A puzzle: a position where exactly one move wins.  Type it; you are told whether
+    it wins and how the game ends.  With --json, the puzzle and its answer, no prompt."""
+    from ghostdb.text.common import to_json
+
+    chosen = rules_of(name, rule_options)
+    with store_for(db) as store:
+        solution = store.solution(name, chosen)
+        found = solution.puzzle(difficulty, seed)
+        if json:
+            emit(to_json(found))
+            return
+        _solve_puzzle(solution, found)
+
+
+def _others(n: int) -> str:
+    return "the other does not" if n == 1 else f"the {n} others do not"
+
+
+def _solve_puzzle(solution: Any, found: dict[str, Any]) -> None:
+    """Ask for the move until one is typed (end of input shows the answer)."""
+    import sys
+
+    from ghostdb.errors import BadMove
+    from ghostdb.store.puzzles import line_end
+
+    game = solution.game
+    who = "the player to move" if found["to_move"] is None else f"player {found['to_move']}"
+    emit(
+        f"{solution.name}, {solution.rules.describe()}: {found['difficulty']} puzzle "
+        f"(one of {found['kept']:,})\n{found['label']}  —  {who} to move: exactly one move "
+        f"wins; {_others(found['other_moves'])}"
+    )
+    pos = solution.lookup(found["position"])
+    ends = f" (the game ends on {found['word']!r})" if found["word"] else ""
+    while True:
+        typer.echo("your move> ", nl=False)
+        line = sys.stdin.readline()
+        if not line:
+            emit(f"\nthe winning move: {found['answer']}{ends}")
+            return
+        if not sys.stdin.isatty():
+            typer.echo(line.strip())  # a pipe: the transcript shows what was read
+        try:
+            _, child = game.parse_move(pos.fragment, line)
+        except BadMove as exc:
+            emit(str(exc))
+            continue
+        play = next((p for p in pos.plays if p.fragment == child), None)
+        if play is not None and play.move == found["answer"]:
+            emit(f"right: {play.move} wins{ends}")
+            return
+        word = None if play is None else line_end(solution, play)
+        to = f" to {word!r}" if word and game.word_game else ""
+        move = line.strip() if play is None else play.move
+        verb = (
+            "loses"
+            if play is None
+            else {"tie": "ties", "draw": "draws"}.get(play.category, "loses")
+        )
+        emit(f"no: {move} {verb}{to}; the winning move was {found['answer']}{ends}")
+        return
 
 
 @app.command()

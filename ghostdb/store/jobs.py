@@ -36,6 +36,7 @@ from ghostdb.games.registry import check_rules, game_of, parse_rules, played_as
 from ghostdb.reports import SolutionInfo
 from ghostdb.solvers import SOLVER_VERSION, Values, best_plays, safety, solve
 from ghostdb.solvers import plans as plan_solver
+from ghostdb.solvers.puzzles import puzzles as find_puzzles
 from ghostdb.store import memory
 from ghostdb.store import queries as q
 from ghostdb.store.db import WriterBusy, serialise, writing
@@ -135,6 +136,8 @@ class _Solved:
     has_plans: bool
     census: list[list[Any]]
     """Positions by level and outcome (`ghostdb.store.reports.Census`), kept at publish."""
+    puzzles: dict[str, Any] | None = None
+    """Two players: the solution's puzzles (`ghostdb.solvers.puzzles`), kept at publish."""
 
 
 def run_solve(
@@ -201,7 +204,7 @@ def run_solve(
         restore()
     # Published: an interrupted keep loses nothing (`solve` again keeps what is missing,
     # and a request works out what is not kept).
-    _keep(engine, name, rules, job_id, solved.census, progress)
+    _keep(engine, name, rules, job_id, solved.census, progress, solved.puzzles)
     seconds = time.perf_counter() - started
     return SolveResult(
         job_id, False, solved.graph.size, solved.reachable_count, subject.word_count, seconds
@@ -270,6 +273,7 @@ def _compute(game: Game, subject: _Subject, progress: ProgressFn | None) -> _Sol
         int(values.reachable.sum()),
         game.keeps_plans,
         census(graph.level, values.value, values.reachable),
+        None if safe is not None else find_puzzles(graph, values),
     )
 
 
@@ -293,6 +297,7 @@ def _keep(
     solution_id: int,
     counted: list[list[Any]] | None,
     progress: ProgressFn | None,
+    puzzles: dict[str, Any] | None = None,
 ) -> None:
     """Keep the whole-solution answers of solution ``solution_id``, just published (see
     `ghostdb.store.kept`), read back through a handle on it as any reader would.  One
@@ -308,7 +313,7 @@ def _keep(
     try:
         ref = lookups.ref(name, rules)
         if ref.id == solution_id:
-            keep_solution(Solution(engine, lookups, name, rules, ref), counted)
+            keep_solution(Solution(engine, lookups, name, rules, ref), counted, puzzles)
     except NotSolved:  # superseded, and the new one withdrawn: nothing to keep
         pass
     except Exception as exc:  # the solution stands: say so, and how to finish

@@ -269,11 +269,18 @@ def work_out_openings(solution: Solution) -> list[list[Any]]:
     return found
 
 
-def keep_solution(solution: Solution, census: Census | None = None) -> float:
+def keep_solution(
+    solution: Solution, census: Census | None = None, puzzles: dict[str, Any] | None = None
+) -> float:
     """Work out every answer kept about one solution and keep them in one transaction
-    (a solve job calls this as soon as it has published); returns the seconds taken."""
+    (a solve job calls this as soon as it has published, with the census and puzzles it
+    found over its arrays); returns the seconds taken."""
+    from ghostdb.store.puzzles import PUZZLES
+
     started = time.perf_counter()
     answers: dict[Key, tuple[Any, float]] = {}
+    if puzzles is not None:
+        answers[Key(solution.id, PUZZLES)] = (puzzles, 0.0)
     plans = None
     if solution.game.keeps_plans:
         from ghostdb.store import walks
@@ -320,9 +327,11 @@ def check_kept(
     first solution is in ``checked`` is left to that one's check); ``handle`` gives a
     published solution's handle by id (None: not published).  Returns how many answers
     were checked and what disagrees."""
+    from ghostdb.store.puzzles import PUZZLES, check_puzzles
+
     with engine.connect() as conn:
         answers = kept.stored(conn, solution_id, checked)
-    problems = []
+    problems: list[str] = []
     for key, body in answers:
         here = handle(key.solution_id)
         if key.other_id:
@@ -336,6 +345,10 @@ def check_kept(
                 f"the comparison of {here.name} {here.rules.key} "
                 f"with {other.name} {other.rules.key}"
             )
+        elif key.question == PUZZLES:  # found over the solve's arrays: each one checked
+            assert here is not None
+            problems += check_puzzles(here, body)
+            continue
         else:
             assert here is not None
             fresh = work_out(here, key.question)

@@ -196,6 +196,13 @@ class Solution:
         rng = rng or random.Random(seed)
         return Match(self.lookup, self.name, self.rules, self.game, seats, rng, start)
 
+    def puzzle(self, difficulty: str | None = None, seed: int | None = None) -> dict[str, Any]:
+        """A kept puzzle: a position where the mover has exactly one winning move (see
+        `ghostdb.store.puzzles`), with its answer."""
+        from ghostdb.store.puzzles import puzzle
+
+        return puzzle(self, difficulty, seed)
+
     def analyse(self, moves: Sequence[str], start: str = "") -> Analysis:
         """A played game's moves judged by the stored values (see `ghostdb.play.analysis`);
         BadMove naming the first move that is not one."""

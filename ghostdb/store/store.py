@@ -145,6 +145,16 @@ class Store:
     def opening_plans(self, name: str, rules: RuleSet | None = None) -> list[OpeningPlans]:
         return self.solution(name, rules).opening_plans()
 
+    def puzzle(
+        self,
+        name: str,
+        rules: RuleSet | None = None,
+        difficulty: str | None = None,
+        seed: int | None = None,
+    ) -> dict[str, Any]:
+        """A kept puzzle of ``name`` with its answer (see `ghostdb.store.puzzles`)."""
+        return self.solution(name, rules).puzzle(difficulty, seed)
+
     def analyse(
         self, name: str, moves: Sequence[str], rules: RuleSet | None = None, start: str = ""
     ) -> Analysis:

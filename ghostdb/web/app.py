@@ -340,6 +340,24 @@ def add_plan_routes(app: FastAPI, answers: Answers) -> None:
     """The routes that walk plans: lines, a strategy, the openings."""
     store, run, chosen = answers.store, answers.run, answers.rules
 
+    @app.get("/api/{name}/puzzle", responses=NOT_WORKED_OUT, tags=["plans"])
+    async def puzzle(
+        name: Name,
+        options: RuleOptions,
+        difficulty: Annotated[
+            Literal["easy", "medium", "hard"] | None,
+            Query(description="easy (a win in 3 moves at most), medium or hard."),
+        ] = None,
+        seed: Annotated[
+            int | None, Query(ge=0, le=2**63 - 1, description="The same puzzle again.")
+        ] = None,
+    ) -> Response:
+        """A kept puzzle: a position where exactly one move wins, with the answer, the
+        other moves and (word games) the word the winning line ends on
+        (``ghostdb puzzle --json``)."""
+        solution = store.solution(name, chosen(name, options))
+        return as_json(await run(solution.puzzle, difficulty, seed, light=True))
+
     @app.get("/api/{name}/analyse", responses=ERRORS, tags=["plans"])
     async def analyse(
         name: Name,

@@ -926,6 +926,42 @@ function playFrom(name, rules, fragment) {
   startGame([], fragment);
 }
 
+// -- puzzles ----------------------------------------------------------------------------------
+
+// A kept puzzle (/api/NAME/puzzle): a position where exactly one move wins. Each move is a
+// button; the answer is checked here, and the streak of puzzles solved in a row is kept in
+// this browser.
+const STREAK = "ghostdb-puzzle-streak";
+function streak() { return Number(localStorage.getItem(STREAK) || 0); }
+function showStreak() { $("#pz-streak").textContent = `Solved in a row: ${streak()}.`; }
+
+async function newPuzzle() {
+  const out = $("#pz-out");
+  const name = $("#pz-name").value;
+  const found = ruleSet(name, $("#pz-ruleset").value);
+  if (!found) return;
+  try {
+    const p = await api(`/api/${enc(name)}/puzzle`, { rules: found.rules, difficulty: $("#pz-difficulty").value });
+    const who = p.to_move === null ? "The player to move" : `Player ${p.to_move} to move`;
+    const verdict = el("p", { role: "status" });
+    const answer = (move, button) => {
+      for (const b of out.querySelectorAll(".puzzle-move")) b.disabled = true;
+      const right = move === p.answer;
+      localStorage.setItem(STREAK, String(right ? streak() + 1 : 0));
+      button.classList.add(right ? "win" : "loss");
+      const ends = p.word ? ` The game ends on ${p.word}.` : "";
+      verdict.textContent = right ? `Right: ${move} wins.${ends}` : `No: ${move} does not win; the winning move was ${p.answer}.${ends}`;
+      showStreak();
+    };
+    fill(out,
+      el("p", {}, `${label(p.position)} — ${who}: exactly one of these ${p.moves.length} moves wins (a ${p.difficulty} puzzle).`),
+      el("div", { class: "keys", role: "group", "aria-label": "Moves" }, p.moves.map((m) =>
+        el("button", { type: "button", class: "key puzzle-move", onclick: (event) => answer(m, event.currentTarget) }, m))),
+      verdict);
+  } catch (error) { fill(out, problem(error)); }
+  showStreak();
+}
+
 async function report() {
   const out = $("#rep-out");
   try {
@@ -980,7 +1016,7 @@ async function compare() {
 
 function showTab(name) {
   for (const tab of document.querySelectorAll(".tab")) tab.setAttribute("aria-pressed", String(tab.dataset.tab === name));
-  for (const id of ["play", "explore", "tables"]) $(`#${id}`).hidden = id !== name;
+  for (const id of ["play", "explore", "puzzles", "tables"]) $(`#${id}`).hidden = id !== name;
   if (name === "play" && game.name) saveState();  // the address bar shows the game again
 }
 
@@ -1038,6 +1074,7 @@ async function main() {
   $("#show-values").checked = saved.values;
   pairSelects($("#ex-name"), $("#ex-ruleset"), name);
   fillNames($("#rep-name"), name);
+  pairSelects($("#pz-name"), $("#pz-ruleset"), name, undefined, twoPlayers);
   pairSelects($("#cmp-a"), $("#cmp-a-rules"), name);
   pairSelects($("#cmp-b"), $("#cmp-b-rules"), name);
   if ($("#cmp-b-rules").options.length > 1) $("#cmp-b-rules").selectedIndex = 1;
@@ -1060,6 +1097,7 @@ async function main() {
   $("#show-analysis").addEventListener("click", showAnalysis);
   $("#explore-form").addEventListener("submit", (event) => { event.preventDefault(); explore($("#ex-fragment").value.trim()); });
   $("#decisive-form").addEventListener("submit", (event) => { event.preventDefault(); showDecisive(); });
+  $("#puzzle-form").addEventListener("submit", (event) => { event.preventDefault(); newPuzzle(); });
   $("#report-form").addEventListener("submit", (event) => { event.preventDefault(); report(); });
   $("#compare-form").addEventListener("submit", (event) => { event.preventDefault(); compare(); });
   $("#permalink").addEventListener("click", (event) => {

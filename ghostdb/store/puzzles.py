@@ -1,0 +1,121 @@
+"""Puzzles kept with a solution: positions where the player to move has exactly one
+winning move (`ghostdb.solvers.puzzles` finds them over the solve's arrays, and the
+solve job keeps them at publish, with its other answers), served one at a time.
+
+A puzzle served is its position looked up now: the one winning move, the other moves,
+the game length and, for a word game, the word the winning line ends on.  `verify`
+checks every kept puzzle against its lookup: a win, exactly one winning move.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from ghostdb.errors import BadMove, NotWorkedOut
+from ghostdb.solvers.puzzles import DIFFICULTIES
+from ghostdb.store import kept
+from ghostdb.values import Outcome
+
+if TYPE_CHECKING:
+    from ghostdb.store.solution import Solution
+
+PUZZLES = "puzzles"
+"""The question the puzzles are kept under (`ghostdb.store.kept`)."""
+LINE_LIMIT = 100
+
+
+def kept_puzzles(solution: Solution) -> dict[str, Any]:
+    """The kept body: ``count`` and ``puzzles`` (key, game length, other moves,
+    difficulty); NotWorkedOut naming the command for a solution published before
+    puzzles were kept, or of a game of more than two players."""
+    with solution.engine.connect() as conn:
+        body = kept.read(conn, kept.Key(solution.id, PUZZLES))
+    if body is None:
+        flags = solution.rules.flags()
+        players = getattr(solution.rules, "players", 2)
+        if players != 2:
+            raise BadMove(f"puzzles are for two players, not {players}")
+        raise NotWorkedOut(
+            f"{solution.name} for {solution.rules.describe()} has no puzzles kept (it was "
+            f"solved before they were): run `ghostdb solve {solution.name}{flags} --force`"
+        )
+    return body
+
+
+def puzzle(
+    solution: Solution, difficulty: str | None = None, seed: int | None = None
+) -> dict[str, Any]:
+    """One kept puzzle (of ``difficulty``, if given), chosen at random (``seed``: the
+    same one again), as the page and ``ghostdb puzzle --json`` give it."""
+    if difficulty is not None and difficulty not in DIFFICULTIES:
+        raise BadMove(f"{difficulty!r} is not a difficulty: use {', '.join(DIFFICULTIES)}")
+    body = kept_puzzles(solution)
+    chosen = [p for p in body["puzzles"] if difficulty is None or p[3] == difficulty]
+    if not chosen:
+        which = f" {difficulty}" if difficulty else ""
+        raise NotWorkedOut(f"{solution.name} for {solution.rules.describe()} has no{which} puzzles")
+    key, length, others, level = random.Random(seed).choice(chosen)
+    pos = solution.lookup(key)
+    answer = next(p for p in pos.plays if p.move == pos.best_move)
+    return {
+        "name": solution.name,
+        "rules": solution.rules.key,
+        "position": pos.fragment,
+        "label": solution.game.label(pos.fragment),
+        "to_move": pos.to_move,
+        "difficulty": level,
+        "game_length": length,
+        "other_moves": others,
+        "moves": [p.move for p in pos.plays],
+        "answer": answer.move,
+        "word": line_end(solution, answer) if solution.game.word_game else None,
+        "kept": body["count"],
+    }
+
+
+def line_end(solution: Solution, play: Any) -> str | None:
+    """The word the best line after ``play`` ends on."""
+    for _ in range(LINE_LIMIT):
+        if play.is_final:
+            return play.fragment
+        pos = solution.lookup(play.fragment)
+        play = next((p for p in pos.plays if p.move == pos.best_move), None)
+        if play is None:
+            return None
+    return None
+
+
+def counts(solution: Solution) -> dict[str, int]:
+    """How many puzzles of each difficulty are kept (all found, up to the cap)."""
+    body = kept_puzzles(solution)
+    found = dict.fromkeys(DIFFICULTIES, 0)
+    for p in body["puzzles"]:
+        found[p[3]] += 1
+    return found
+
+
+def check_puzzles(solution: Solution, body: dict[str, Any]) -> list[str]:
+    """Each kept puzzle against its lookup (for `verify`): reachable, a win for the
+    mover, exactly one winning move and at least one other, its length as stored."""
+    problems = []
+    keys = [p[0] for p in body["puzzles"]]
+    for (key, length, others, _), pos in zip(
+        body["puzzles"], solution.lookup_many(keys), strict=True
+    ):
+        if pos is None:
+            problems.append(f"the kept puzzle {key!r} is not a stored position")
+            continue
+        winning = sum(p.wins for p in pos.plays)
+        if (
+            pos.outcome is not Outcome.WIN
+            or not pos.reachable
+            or winning != 1
+            or len(pos.plays) - 1 != others
+            or pos.game_length != length
+        ):
+            problems.append(
+                f"the kept puzzle {key!r} is not one: {winning} winning moves of "
+                f"{len(pos.plays)}, {pos.outcome.value} in {pos.game_length}"
+            )
+    return problems
