@@ -37,6 +37,7 @@ from typing import Any
 
 from ghostdb.errors import BadMove, DeadFragment
 from ghostdb.games.base import Game
+from ghostdb.play.vocabulary import Vocabulary, choose_known, vocabulary_size
 from ghostdb.values import Outcome, Play, Position
 
 Lookup = Callable[[str], Position]
@@ -54,15 +55,15 @@ def parse_players(text: str | Sequence[str]) -> tuple[str, ...]:
     seats = tuple(ALIASES.get(n.strip().lower(), n.strip().lower()) for n in names)
     known = (HUMAN, *STRATEGIES)
     for seat in seats:
-        if seat not in known:
+        if seat not in known and vocabulary_size(seat) is None:
             raise BadMove(
-                f"{seat!r} is not a player: use human, computer or one of "
-                f"{', '.join(STRATEGIES)} (comma-separated, one per seat)"
+                f"{seat!r} is not a player: use human, computer, one of "
+                f"{', '.join(STRATEGIES)} or common:N (comma-separated, one per seat)"
             )
     if len(seats) < 2:
         raise BadMove("a game needs at least two players, e.g. --players human,computer")
     if len(seats) > 2:
-        two_only = [s for s in seats if s in TWO_PLAYER_ONLY]
+        two_only = [s for s in seats if s in TWO_PLAYER_ONLY or vocabulary_size(s)]
         if two_only:
             raise BadMove(
                 f"{two_only[0]} play is solved for two players only: with {len(seats)} "
@@ -140,6 +141,8 @@ class Match:
     history: list[Turn] = field(default_factory=list)
     result: Result | None = None
     seen: set[str] = field(default_factory=set)
+    known: dict[str, Vocabulary] = field(default_factory=dict)
+    """Each ``common:N`` seat's vocabulary, solved (`ghostdb.play.vocabulary`)."""
 
     def __post_init__(self) -> None:
         self.seen.add(self.position.fragment)
@@ -188,6 +191,8 @@ class Match:
         seat = self.seat()
         if seat == HUMAN:
             raise BadMove(f"player {self.to_move} is human: it is their turn")
+        if seat in self.known:
+            return self._advance(choose_known(self.known[seat], self.position, self.rng))
         return self._advance(choose(seat, self.position, self.rng, self.players, self.rules))
 
     def quit(self) -> Result:

@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ghostdb.errors import DeadFragment
+from ghostdb.errors import BadMove, DeadFragment
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ghostdb.games.base import Game, RuleSet
     from ghostdb.play.analysis import Analysis
     from ghostdb.play.engine import Match, SelfPlay
+    from ghostdb.play.vocabulary import Vocabulary
     from ghostdb.reports import DecisiveWords, SolutionSummary
     from ghostdb.store.lookups import Lookups, SolutionRef
     from ghostdb.strategies import Lines, OpeningPlans, Strategy
@@ -194,7 +195,29 @@ class Solution:
         seats = parse_players(players)
         start = self.lookup()
         rng = rng or random.Random(seed)
-        return Match(self.lookup, self.name, self.rules, self.game, seats, rng, start)
+        known = self.vocabularies(seats)
+        return Match(self.lookup, self.name, self.rules, self.game, seats, rng, start, known=known)
+
+    def vocabularies(self, seats: Sequence[str]) -> dict[str, Vocabulary]:
+        """Each ``common:N`` seat's vocabulary: the dictionary's N most common game words
+        (wordfreq, in the dictionary's language; English if none was given at ingest),
+        the game over them solved (see `ghostdb.play.vocabulary`)."""
+        from ghostdb.play.vocabulary import common_words, vocabulary, vocabulary_size
+
+        wanted = {s: n for s in seats if (n := vocabulary_size(s))}
+        if not wanted:
+            return {}
+        if not self.game.word_game:
+            raise BadMove(f"a common:N player knows words: {self.name} is no word game")
+        from ghostdb.store import dictionaries
+
+        info = dictionaries.dictionary(self.engine, self.name)
+        language = (info.report.get("options") or {}).get("language") or ""
+        words = dictionaries.words(self.engine, self.name, self.rules.min_length)
+        return {
+            seat: vocabulary(self.game, tuple(common_words(words, language, n)))
+            for seat, n in wanted.items()
+        }
 
     def puzzle(self, difficulty: str | None = None, seed: int | None = None) -> dict[str, Any]:
         """A kept puzzle: a position where the mover has exactly one winning move (see
@@ -221,8 +244,11 @@ class Solution:
 
         seats = parse_players(players)
         start = self.lookup()
+        known = self.vocabularies(seats)
 
         def new_match(rng: random.Random) -> Match:
-            return Match(self.lookup, self.name, self.rules, self.game, seats, rng, start)
+            return Match(
+                self.lookup, self.name, self.rules, self.game, seats, rng, start, known=known
+            )
 
         return selfplay(new_match, self.name, self.rules, seats, games, seed)

@@ -1,0 +1,116 @@
+"""Computer players that know only the words people know: the seat ``common:N``.
+
+Such a player knows the N most frequent game words of the dictionary's language (word
+frequencies from `wordfreq <https://pypi.org/project/wordfreq/>`_, which ranks 40-odd
+languages) and plays as if they were the whole dictionary: the game over them is solved
+once (a few tenths of a second for 50,000 words) and it plays that solution's best move.
+It so walks into words it does not know, as a person would, and never plays a move that
+leaves its vocabulary while another keeps a word of it alive; where no move is one it
+knows, it plays any legal move.
+
+Pure but for wordfreq (an optional extra, ``pip install 'ghostdb[freq]'``: 58 MB of
+word lists).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ghostdb.errors import BadMove
+from ghostdb.games.base import FLIP, LOSS, WIN, Game
+from ghostdb.values import Play, Position
+
+SEAT = re.compile(r"^common:([1-9][0-9]{0,6})$")
+"""``common:N``: a player who knows the N most common words (N up to 9,999,999)."""
+ENGLISH = "en"
+"""The language of a dictionary ingested without ``--language``."""
+
+
+def vocabulary_size(seat: str) -> int | None:
+    """N of a ``common:N`` seat, else None."""
+    match = SEAT.match(seat)
+    return int(match[1]) if match else None
+
+
+def common_words(words: Iterable[str], language: str, n: int) -> list[str]:
+    """The ``n`` most frequent of ``words`` in ``language`` by wordfreq, most frequent
+    first (fewer if wordfreq ranks fewer of them).  BadMove (one line) when wordfreq is
+    missing or does not rank the language."""
+    try:
+        import wordfreq
+    except ImportError:
+        raise BadMove(
+            "a common:N player needs word frequencies from wordfreq, which this install "
+            "lacks: pip install 'ghostdb[freq]'"
+        ) from None
+    tag = (language or ENGLISH).split("-")[0].lower()
+    ranked = wordfreq.available_languages()
+    if tag not in ranked:
+        raise BadMove(
+            f"wordfreq ranks no words of {language!r}, so a common:N player cannot play in "
+            f"it: it ranks {', '.join(sorted(ranked))}"
+        )
+    known = set(words)
+    found: list[str] = []
+    for word in wordfreq.iter_wordlist(tag, wordlist="best"):
+        if word in known:
+            found.append(word)
+            if len(found) == n:
+                break
+    return found
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The game over a player's known words, solved: each of its positions' value code
+    and game length."""
+
+    size: int
+    words: tuple[str, ...]
+    values: dict[str, tuple[int, int]]
+
+
+def solve_vocabulary(game: Game, words: Sequence[str]) -> Vocabulary:
+    """The game over ``words`` (its rules), solved in memory."""
+    import numpy as np
+
+    from ghostdb.solvers import solve
+
+    if not words:
+        return Vocabulary(0, (), {})
+    graph = game.build(sorted(words))
+    values = solve(graph)
+    keys = graph.keys.take(np.arange(graph.size))
+    codes, lengths = values.value.tolist(), values.length.tolist()
+    return Vocabulary(
+        len(words),
+        tuple(words),
+        {k: (v, n) for k, v, n in zip(keys, codes, lengths, strict=True) if k is not None},
+    )
+
+
+@lru_cache(maxsize=16)
+def vocabulary(game: Game, words: tuple[str, ...]) -> Vocabulary:
+    """`solve_vocabulary`, kept for the process (a server's requests share it)."""
+    return solve_vocabulary(game, words)
+
+
+def choose_known(known: Vocabulary, position: Position, rng: random.Random) -> Play:
+    """The move of a player who knows only ``known``'s words: among the moves to positions
+    of its game, the best by its game's values (a win soonest, else a loss latest; ties at
+    random); where it knows none, any legal move."""
+    plays = [p for p in position.plays if p.fragment in known.values]
+    if not plays:
+        return rng.choice(position.plays)
+
+    def rank(play: Play) -> tuple[int, int]:
+        value, length = known.values[play.fragment]
+        mine = FLIP[value]  # the move's value for its mover
+        return WIN - mine, -length if mine == LOSS else length  # win, tie, draw, loss
+
+    best = min(rank(p) for p in plays)
+    return rng.choice([p for p in plays if rank(p) == best])

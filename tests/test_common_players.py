@@ -1,0 +1,155 @@
+"""Computer players that know only the most common words (the seat ``common:N``).
+
+On random small lists, with a made-up vocabulary, the player's every move is checked
+against the brute-force solver of tests/brute.py over its known words alone: it never
+leaves its vocabulary while a move keeps a known word alive, and among those moves it
+plays one its own game values best.  On ENABLE, with wordfreq's English frequencies,
+the same holds move by move in self-play against the optimal player.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from brute import brute_force
+from conftest import run, write_list
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ghostdb import Rules, Store, open_store
+from ghostdb.errors import BadMove
+from ghostdb.games.registry import game_of
+from ghostdb.play.vocabulary import choose_known, common_words, solve_vocabulary
+
+wordfreq = pytest.importorskip("wordfreq", reason="needs wordfreq: pip install 'ghostdb[freq]'")
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    words=st.lists(
+        st.text(alphabet="abcd", min_size=3, max_size=6), min_size=2, max_size=12, unique=True
+    ),
+    data=st.data(),
+)
+def test_the_player_plays_its_own_games_best_move(
+    tmp_path_factory: pytest.TempPathFactory, words: list[str], data: st.DataObject
+) -> None:
+    known = data.draw(st.lists(st.sampled_from(words), min_size=1, unique=True))
+    rules = Rules(min_length=3)
+    path = tmp_path_factory.mktemp("common") / "ghost.db"
+    mine = brute_force(known, rules)  # the game as the player believes it is
+    with open_store(str(path)) as store:
+        store.ingest(write_list(path.parent, " ".join(words), "small"))
+        store.solve("small", rules)
+        vocabulary = solve_vocabulary(game_of(rules, "abcd"), known)
+        rng = random.Random(data.draw(st.integers(0, 10**6)))
+        pos = store.lookup("small", "", rules)
+        while not pos.is_final and pos.plays:
+            play = choose_known(vocabulary, pos, rng)
+            alive = [p for p in pos.plays if mine.is_fragment(p.fragment)]
+            if alive:
+                assert mine.is_fragment(play.fragment), (pos.fragment, play.move)
+
+                # Its own best: a win soonest for it in its game, else the latest loss.
+                def worth(fragment: str) -> tuple[int, int]:
+                    wins, left = mine.value(fragment)
+                    return (1, -left) if wins else (0, left)  # the opponent's value
+
+                assert worth(play.fragment) == min(worth(p.fragment) for p in alive)
+            if play.is_final:
+                break
+            pos = store.lookup("small", play.fragment, rules)
+
+
+def test_common_words_are_the_dictionarys_most_frequent() -> None:
+    found = common_words(["zebra", "the", "and", "xylophone", "of"], "en", 3)
+    assert found == ["the", "and", "of"]
+    assert common_words(["the"], "en-GB", 5) == ["the"]
+    with pytest.raises(BadMove, match="wordfreq ranks no words of 'tlh'"):
+        common_words(["the"], "tlh", 5)
+
+
+def test_without_wordfreq_the_seat_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "wordfreq", None)
+    with pytest.raises(BadMove, match=r"pip install 'ghostdb\[freq\]'"):
+        common_words(["the"], "en", 5)
+
+
+def test_enable_common_players_stay_in_their_vocabulary(solved_enable1: Store) -> None:
+    """ENABLE Ghost/3 self-play, a 2,000-word player against the optimal one: at every
+    move the player makes where some move keeps one of its words alive, its move does;
+    and it loses more than it wins (player 0 loses with best play anyway)."""
+    solution = solved_enable1.solution("enable1", Rules(min_length=3))
+    known = solution.vocabularies(["common:2000"])["common:2000"]
+    assert known.size == 2000 and min(map(len, known.words)) == 3  # game words only
+    assert known.words[:3] == ("the", "and", "for")
+    match_moves = 0
+    for seed in range(20):
+        match = solution.new_game(("common:2000", "optimal"), seed=seed)
+        while match.result is None:
+            before = match.position
+            turn = match.computer_move()
+            if turn.player == 0:
+                alive = [p for p in before.plays if p.fragment in known.values]
+                if alive:
+                    match_moves += 1
+                    assert turn.fragment in known.values, (before.fragment, turn.move)
+    assert match_moves > 20
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory, enable1: Path) -> Path:
+    path = tmp_path_factory.mktemp("common-cli") / "ghost.db"
+    assert run("ingest", str(enable1), db=path)[0] == 0
+    for name in ("enable1", "tictactoe"):
+        assert run("solve", name, db=path)[0] == 0
+    return path
+
+
+def test_play_and_selfplay_take_the_seat(db: Path) -> None:
+    code, out, err = run(
+        "selfplay",
+        "enable1",
+        "--players",
+        "common:10000,common:500",
+        "--games",
+        "20",
+        "--seed",
+        "2",
+        db=db,
+    )
+    assert code == 0 and "common:10000" in out and "common:500" in out, err
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ghostdb",
+            "play",
+            "enable1",
+            "--players",
+            "human,common:2000",
+            "--seed",
+            "1",
+            "--db",
+            str(db),
+        ],
+        input="q\nu\ni\nz\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0 and "player 1 (common:2000) plays" in proc.stdout, proc.stderr
+    for seats, said in (
+        ("human,common:0", "'common:0' is not a player"),
+        ("optimal,common:20,random", "two players only"),
+    ):
+        code, _, err = run("play", "enable1", "--players", seats, db=db)
+        assert code == 1 and said in err and err.count("\n") == 1, err
+    code, _, err = run("selfplay", "tictactoe", "--players", "common:20,optimal", db=db)
+    assert code == 1 and "no word game" in err and err.count("\n") == 1
