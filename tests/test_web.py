@@ -163,6 +163,16 @@ def test_computer_moves(client: TestClient) -> None:
     assert chop["play"]["move"] == "1>1" and chop["play"]["category"] == "draw"
 
 
+def test_a_common_words_player_replies(client: TestClient, web_store: Store) -> None:
+    pytest.importorskip("wordfreq", reason="needs wordfreq: pip install 'ghostdb[freq]'")
+    reply = get(client, "/api/enable1/move?fragment=q&strategy=common:2000&seed=1")
+    known = web_store.solution("enable1").vocabularies(["common:2000"])["common:2000"]
+    assert reply["by"] == "strategy" and reply["play"]["fragment"] in known.values
+    message = error_of(client, "/api/tictactoe/move?strategy=common:20", 400)
+    assert "no word game" in message
+    error_of(client, "/api/enable1/move?strategy=common:0", 422)
+
+
 def test_the_seeded_reply_is_the_console_games(client: TestClient, web_db: Path) -> None:
     for seed in range(5):
         reply = get(client, f"/api/enable1/move?fragment=n&rules=ghost/4&seed={seed}")

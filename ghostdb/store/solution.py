@@ -48,6 +48,7 @@ class Solution:
         # Whether an answer not kept yet may be worked out and kept (see
         # `ghostdb.store.kept`); a read-only store raises NotWorkedOut instead.
         self.writable = writable
+        self._known: dict[str, Vocabulary] = {}  # common:N vocabularies, made once
 
     def __repr__(self) -> str:
         return f"Solution({self.name!r}, {self.rules.key!r})"
@@ -204,9 +205,9 @@ class Solution:
         the game over them solved (see `ghostdb.play.vocabulary`)."""
         from ghostdb.play.vocabulary import common_words, vocabulary, vocabulary_size
 
-        wanted = {s: n for s in seats if (n := vocabulary_size(s))}
+        wanted = {s: n for s in seats if (n := vocabulary_size(s)) and s not in self._known}
         if not wanted:
-            return {}
+            return {s: self._known[s] for s in seats if s in self._known}
         if not self.game.word_game:
             raise BadMove(f"a common:N player knows words: {self.name} is no word game")
         from ghostdb.store import dictionaries
@@ -214,10 +215,9 @@ class Solution:
         info = dictionaries.dictionary(self.engine, self.name)
         language = (info.report.get("options") or {}).get("language") or ""
         words = dictionaries.words(self.engine, self.name, self.rules.min_length)
-        return {
-            seat: vocabulary(self.game, tuple(common_words(words, language, n)))
-            for seat, n in wanted.items()
-        }
+        for seat, n in wanted.items():
+            self._known[seat] = vocabulary(self.game, tuple(common_words(words, language, n)))
+        return {s: self._known[s] for s in seats if s in self._known}
 
     def puzzle(self, difficulty: str | None = None, seed: int | None = None) -> dict[str, Any]:
         """A kept puzzle: a position where the mover has exactly one winning move (see

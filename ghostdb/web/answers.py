@@ -29,6 +29,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from ghostdb.errors import DatabaseError, DeadFragment, GhostdbError
 from ghostdb.games.base import RuleSet
 from ghostdb.play.engine import choose, parse_players
+from ghostdb.play.vocabulary import choose_known
 from ghostdb.store import Store
 from ghostdb.web import library
 
@@ -109,7 +110,11 @@ class Answers:
         parse_players([strategy] * players)  # optimal and fastest are for two players
         rng = random.Random(seed)
         by = "strategy" if skill >= 1 or rng.random() < skill else "random"
-        play = choose(strategy if by == "strategy" else "random", pos, rng, players, rules)
+        if by == "strategy" and strategy.startswith("common:"):  # a player of few words
+            known = await self.run(self.store.solution(name, rules).vocabularies, [strategy])
+            play = choose_known(known[strategy], pos, rng)
+        else:
+            play = choose(strategy if by == "strategy" else "random", pos, rng, players, rules)
         return {
             "name": name,
             "rules": pos.rules,

@@ -315,8 +315,13 @@ def add_play_routes(app: FastAPI, answers: Answers) -> None:
         options: RuleOptions,
         fragment: Fragment,
         strategy: Annotated[
-            Literal["optimal", "fastest", "rational", "random"],
-            Query(description="The computer's strategy (see `ghostdb play`)."),
+            str,
+            Query(
+                pattern=r"^(optimal|fastest|rational|random|common:[1-9][0-9]{0,6})$",
+                description="The computer's strategy (see `ghostdb play`): optimal, "
+                "fastest, rational, random, or common:N, a player who knows only the N "
+                "most common words.",
+            ),
         ] = "optimal",
         skill: Annotated[
             float,

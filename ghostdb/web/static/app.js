@@ -198,6 +198,9 @@ async function startGame(moves = [], from = "") {
   game.marks = decl.marks || [];
   game.inARow = decl.in_a_row || null;
   game.wordGame = Boolean(decl.word_game);
+  // A player who knows only the common words is for word games.
+  for (const option of document.querySelectorAll("#strategy .words-only")) option.disabled = !game.wordGame;
+  if (!game.wordGame && game.strategy.startsWith("common:")) { game.strategy = "optimal"; $("#strategy").value = "optimal"; }
   showHowToPlay(decl);
   game.alphabet = solution(game.name).alphabet || "abcdefghijklmnopqrstuvwxyz";
   game.positions = []; game.moves = []; game.by = []; game.redo = [];
