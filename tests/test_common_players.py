@@ -9,6 +9,7 @@ the same holds move by move in self-play against the optimal player.
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -65,6 +66,64 @@ def test_the_player_plays_its_own_games_best_move(
             if play.is_final:
                 break
             pos = store.lookup("small", play.fragment, rules)
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    words=st.lists(
+        st.text(alphabet="abc", min_size=3, max_size=5), min_size=2, max_size=10, unique=True
+    ),
+    data=st.data(),
+)
+def test_values_against_a_common_player_agree_with_brute_force(
+    tmp_path_factory: pytest.TempPathFactory, words: list[str], data: st.DataObject
+) -> None:
+    """`lookup --against`: a minimax written here over the real game (brute force), the
+    common player making only the moves its own game (brute force over its words) ranks
+    best, any of them; the mover every move."""
+    known = data.draw(st.lists(st.sampled_from(words), min_size=1, unique=True))
+    rules = Rules(min_length=3)
+    real, believed = brute_force(words, rules), brute_force(known, rules)
+
+    def choices(f: str) -> list[str]:
+        kids = real.plays(f)
+        mine = [c for c in kids if believed.is_fragment(c)]
+        if not mine:
+            return kids
+
+        def worth(c: str) -> tuple[int, int]:
+            wins, left = believed.value(c)
+            return (1, -left) if wins else (0, left)
+
+        best = min(map(worth, mine))
+        return [c for c in mine if worth(c) == best]
+
+    def value(f: str, mine: bool) -> tuple[bool, int]:
+        kids = real.plays(f)
+        if not kids:  # a word: the player to move here has won
+            return (mine, 0)
+        results = [value(c, not mine) for c in (kids if mine else choices(f))]
+        wins = [n for w, n in results if w]
+        losses = [n for w, n in results if not w]
+        if mine:
+            return (True, min(wins) + 1) if wins else (False, max(losses) + 1)
+        return (False, min(losses) + 1) if losses else (True, max(wins) + 1)
+
+    path = tmp_path_factory.mktemp("against") / "ghost.db"
+    with open_store(str(path)) as store:
+        store.ingest(write_list(path.parent, " ".join(words), "small"))
+        store.solve("small", rules)
+        solution = store.solution("small", rules)
+        solution._known["common:9"] = solve_vocabulary(game_of(rules, "abc"), known)
+        for fragment in ["", *real.plays("")]:
+            if not real.plays(fragment):
+                continue
+            found = solution.against(solution.lookup(fragment), "common:9")
+            for p in found["plays"]:
+                wins, left = value(p["fragment"], False)
+                assert (p["outcome"] == "win", p["game_length"]) == (wins, left), (fragment, p)
 
 
 def test_common_words_are_the_dictionarys_most_frequent() -> None:
@@ -153,3 +212,15 @@ def test_play_and_selfplay_take_the_seat(db: Path) -> None:
         assert code == 1 and said in err and err.count("\n") == 1, err
     code, _, err = run("selfplay", "tictactoe", "--players", "common:20,optimal", db=db)
     assert code == 1 and "no word game" in err and err.count("\n") == 1
+
+
+def test_lookup_against_a_common_player(db: Path) -> None:
+    code, out, err = run("lookup", "enable1", "q", "--against", "common:2000", "--json", db=db)
+    assert code == 0, err
+    found = json.loads(out)
+    assert found["fragment"] == "q" and found["against"]["player"] == "common:2000"
+    assert {p["move"] for p in found["against"]["plays"]} == {p["move"] for p in found["plays"]}
+    code, out, err = run("lookup", "enable1", "q", "--against", "common:2000", db=db)
+    assert code == 0 and "against common:2000 (who moves next)" in out
+    code, _, err = run("lookup", "enable1", "--against", "optimal", db=db)
+    assert code == 1 and "give common:N" in err and err.count("\n") == 1

@@ -27,6 +27,14 @@ def lookup(
     ] = "",
     *,
     rule_options: RuleOptions,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            metavar="common:N",
+            help="Also each move's value against a player who knows only the N most "
+            "common words (word games, two players).",
+        ),
+    ] = None,
     json: Json = False,
     db: DbOption = None,
 ) -> None:
@@ -36,8 +44,16 @@ def lookup(
 
     chosen = rules_of(name, rule_options)
     with store_for(db) as store:
-        pos = store.solution(name, chosen).lookup(fragment)
-    emit(to_json(pos.as_dict()) if json else positions.position(pos, chosen))
+        solution = store.solution(name, chosen)
+        pos = solution.lookup(fragment)
+        found = None if against is None else solution.against(pos, against)
+    if found is None:
+        emit(to_json(pos.as_dict()) if json else positions.position(pos, chosen))
+    elif json:
+        emit(to_json({**pos.as_dict(), "against": found}))
+    else:
+        emit(positions.position(pos, chosen))
+        emit(positions.against(found))
 
 
 @app.command()

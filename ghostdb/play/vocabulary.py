@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ghostdb.errors import BadMove
+from ghostdb.errors import BadMove, TooLarge
 from ghostdb.games.base import FLIP, LOSS, WIN, Game
-from ghostdb.values import Play, Position
+from ghostdb.values import Outcome, Play, Position
 
 SEAT = re.compile(r"^common:([1-9][0-9]{0,6})$")
 """``common:N``: a player who knows the N most common words (N up to 9,999,999)."""
@@ -103,14 +103,67 @@ def choose_known(known: Vocabulary, position: Position, rng: random.Random) -> P
     """The move of a player who knows only ``known``'s words: among the moves to positions
     of its game, the best by its game's values (a win soonest, else a loss latest; ties at
     random); where it knows none, any legal move."""
+    return rng.choice(known_choices(known, position))
+
+
+AGAINST_LIMIT = 250_000
+"""The most positions one `against` search reads (ENABLE's whole game is 80,120)."""
+
+
+def known_choices(known: Vocabulary, position: Position) -> list[Play]:
+    """Every move a ``common:N`` player may make here: its equally best known moves, or
+    every legal move where it knows none (see `choose_known`)."""
     plays = [p for p in position.plays if p.fragment in known.values]
     if not plays:
-        return rng.choice(position.plays)
+        return list(position.plays)
 
     def rank(play: Play) -> tuple[int, int]:
         value, length = known.values[play.fragment]
-        mine = FLIP[value]  # the move's value for its mover
-        return WIN - mine, -length if mine == LOSS else length  # win, tie, draw, loss
+        mine = FLIP[value]
+        return WIN - mine, -length if mine == LOSS else length
 
     best = min(rank(p) for p in plays)
-    return rng.choice([p for p in plays if rank(p) == best])
+    return [p for p in plays if rank(p) == best]
+
+
+def against(
+    lookup: Callable[[str], Position], known: Vocabulary, position: Position
+) -> list[tuple[Play, bool, int]]:
+    """Each move at ``position`` with its value for its mover against a ``common:N``
+    player who moves next (two-player word games): whether the mover wins with best play
+    against that player's way of playing, and in how many moves.  One search over the real
+    game: the mover tries every move, the other player makes only the moves it would
+    (`known_choices`), any of them (the worst for the mover counts).  TooLarge past
+    `AGAINST_LIMIT` positions."""
+    memo: dict[str, tuple[bool, int]] = {}
+    me = len(position.fragment) % 2
+
+    def value(fragment: str) -> tuple[bool, int]:
+        """(the mover at ``position`` wins, moves left) from ``fragment``."""
+        found = memo.get(fragment)
+        if found is not None:
+            return found
+        if len(memo) >= AGAINST_LIMIT:
+            raise TooLarge(
+                f"against a common player from {position.fragment!r} the search passes "
+                f"{AGAINST_LIMIT:,} positions: ask from a position further on"
+            )
+        pos = lookup(fragment)
+        mine = len(fragment) % 2 == me
+        if pos.is_final or not pos.plays:
+            # The player to move here has won (the last mover completed a word) or lost.
+            to_move_wins = pos.outcome is Outcome.WIN
+            found = (to_move_wins == mine, 0)
+        else:
+            options = pos.plays if mine else known_choices(known, pos)
+            results = [value(p.fragment) for p in options]
+            wins = [n for w, n in results if w]
+            losses = [n for w, n in results if not w]
+            if mine:
+                found = (True, min(wins) + 1) if wins else (False, max(losses) + 1)
+            else:  # the common player: any of its choices; the worst for the mover counts
+                found = (False, min(losses) + 1) if losses else (True, max(wins) + 1)
+        memo[fragment] = found
+        return found
+
+    return [(p, *value(p.fragment)) for p in position.plays]

@@ -199,6 +199,31 @@ class Solution:
         known = self.vocabularies(seats)
         return Match(self.lookup, self.name, self.rules, self.game, seats, rng, start, known=known)
 
+    def against(self, position: Position, seat: str) -> dict[str, Any]:
+        """Each move at ``position`` valued against the ``common:N`` player ``seat``, who
+        moves next (see `ghostdb.play.vocabulary.against`)."""
+        from ghostdb.play.vocabulary import against, vocabulary_size
+
+        if vocabulary_size(seat) is None:
+            raise BadMove(f"{seat!r} is not a player to value moves against: give common:N")
+        if getattr(self.rules, "players", 2) != 2:
+            raise BadMove("moves are valued against a common player for two players")
+        known = self.vocabularies([seat])[seat]
+        valued = against(self.lookup, known, position)
+        return {
+            "player": seat,
+            "plays": [
+                {
+                    "move": play.move,
+                    "fragment": play.fragment,
+                    "outcome": "win" if wins else "loss",
+                    "game_length": length,
+                    "perfect_play": play.category,
+                }
+                for play, wins, length in valued
+            ],
+        }
+
     def vocabularies(self, seats: Sequence[str]) -> dict[str, Vocabulary]:
         """Each ``common:N`` seat's vocabulary: the dictionary's N most common game words
         (wordfreq, in the dictionary's language; English if none was given at ingest),

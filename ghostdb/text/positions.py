@@ -129,3 +129,14 @@ def openings(pos: Position, rules: Any) -> str:
             table(("first move", "wins for", "then"), rows),
         ]
     )
+
+
+def against(found: dict[str, Any]) -> str:
+    """Each move's value for its mover against a common:N player, beside its value
+    against perfect play: the moves that win in practice."""
+    rows = [
+        [p["move"], p["fragment"], p["outcome"], p["game_length"], p["perfect_play"]]
+        for p in sorted(found["plays"], key=lambda p: (p["outcome"] != "win", p["game_length"]))
+    ]
+    head = f"against {found['player']} (who moves next), for the mover:"
+    return head + "\n" + table(["move", "leads to", "against it", "moves", "perfect play"], rows)
