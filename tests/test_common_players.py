@@ -224,3 +224,38 @@ def test_lookup_against_a_common_player(db: Path) -> None:
     assert code == 0 and "against common:2000 (who moves next)" in out
     code, _, err = run("lookup", "enable1", "--against", "optimal", db=db)
     assert code == 1 and "give common:N" in err and err.count("\n") == 1
+
+
+def test_the_trap_player_picks_the_rarest_refutation(solved_enable1: Store) -> None:
+    """Where it can win, a shortest win; where every move loses, a move whose line of best
+    play ends on the least used word (wordfreq, read here), the longest among those."""
+    solution = solved_enable1.solution("enable1", Rules(min_length=3))
+
+    def ends(fragment: str) -> str:
+        pos = solution.lookup(fragment)
+        while not pos.is_final:
+            play = next(p for p in pos.plays if p.move == pos.best_move)
+            if play.is_final:
+                return play.fragment
+            pos = solution.lookup(play.fragment)
+        return pos.fragment
+
+    checked = 0
+    for seed in range(6):
+        match = solution.new_game(("trap", "trap"), seed=seed)
+        while match.result is None:
+            pos = match.position
+            turn = match.computer_move()
+            play = next(p for p in pos.plays if p.fragment == turn.fragment)
+            if any(p.wins for p in pos.plays):
+                assert play.wins
+                assert play.game_length == min(p.game_length for p in pos.plays if p.wins)
+            else:
+
+                def rank(p):
+                    word = p.fragment if p.is_final else ends(p.fragment)
+                    return wordfreq.word_frequency(word, "en"), -(p.game_length or 0)
+
+                assert rank(play) == min(map(rank, pos.plays)), (pos.fragment, turn.move)
+                checked += 1
+    assert checked >= 6

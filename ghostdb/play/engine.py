@@ -37,15 +37,21 @@ from typing import Any
 
 from ghostdb.errors import BadMove, DeadFragment
 from ghostdb.games.base import Game
-from ghostdb.play.vocabulary import Vocabulary, choose_known, vocabulary_size
+from ghostdb.play.vocabulary import (
+    Vocabulary,
+    choose_known,
+    choose_trap,
+    vocabulary_size,
+    word_rarity,
+)
 from ghostdb.values import Outcome, Play, Position
 
 Lookup = Callable[[str], Position]
 """The stored position at a key, from the solution a match is played on."""
 
 HUMAN = "human"
-STRATEGIES = ("optimal", "fastest", "rational", "random")
-TWO_PLAYER_ONLY = ("optimal", "fastest")
+STRATEGIES = ("optimal", "fastest", "rational", "random", "trap")
+TWO_PLAYER_ONLY = ("optimal", "fastest", "trap")
 ALIASES = {"computer": "optimal"}
 
 
@@ -143,6 +149,8 @@ class Match:
     seen: set[str] = field(default_factory=set)
     known: dict[str, Vocabulary] = field(default_factory=dict)
     """Each ``common:N`` seat's vocabulary, solved (`ghostdb.play.vocabulary`)."""
+    language: str = ""
+    """The dictionary's language: the ``trap`` player's word frequencies."""
 
     def __post_init__(self) -> None:
         self.seen.add(self.position.fragment)
@@ -193,6 +201,9 @@ class Match:
             raise BadMove(f"player {self.to_move} is human: it is their turn")
         if seat in self.known:
             return self._advance(choose_known(self.known[seat], self.position, self.rng))
+        if seat == "trap":
+            rarity = word_rarity(self.language) if self.game.word_game else lambda _w: 0.0
+            return self._advance(choose_trap(self.lookup, self.position, self.rng, rarity))
         return self._advance(choose(seat, self.position, self.rng, self.players, self.rules))
 
     def quit(self) -> Result:

@@ -167,3 +167,54 @@ def against(
         return found
 
     return [(p, *value(p.fragment)) for p in position.plays]
+
+
+def word_rarity(language: str) -> Callable[[str], float]:
+    """How often a word is used (wordfreq's frequency, 0 for one it does not know);
+    every word 0 without wordfreq or for a language it does not rank."""
+    try:
+        import wordfreq
+    except ImportError:
+        return lambda _word: 0.0
+    tag = (language or ENGLISH).split("-")[0].lower()
+    if tag not in wordfreq.available_languages():
+        return lambda _word: 0.0
+    return lambda word: wordfreq.word_frequency(word, tag)
+
+
+def choose_trap(
+    lookup: Callable[[str], Position],
+    position: Position,
+    rng: random.Random,
+    frequency: Callable[[str], float],
+) -> Play:
+    """The ``trap`` player: where it can win, a winning move (soonest); where every move
+    loses against perfect play, the one whose refutation is hardest to find: the line of
+    best play after it ends on the rarest word, and among those lasts longest."""
+    plays = list(position.plays)
+    winning = [p for p in plays if p.wins]
+    if winning:
+        shortest = min(p.game_length or 0 for p in winning)
+        return rng.choice([p for p in winning if (p.game_length or 0) == shortest])
+    if position.outcome is not Outcome.LOSS:  # a tie or a draw: keep it
+        keeping = [p for p in plays if p.category == position.outcome.value]
+        return rng.choice(keeping or plays)
+
+    def hardest(play: Play) -> tuple[float, int]:
+        return frequency(_refutation(lookup, play)), -(play.game_length or 0)
+
+    best = min(hardest(p) for p in plays)
+    return rng.choice([p for p in plays if hardest(p) == best])
+
+
+def _refutation(lookup: Callable[[str], Position], play: Play) -> str:
+    """Where the line of best play after ``play`` ends (a word, in a word game)."""
+    for _ in range(100):
+        if play.is_final:
+            break
+        pos = lookup(play.fragment)
+        nxt = next((p for p in pos.plays if p.move == pos.best_move), None)
+        if nxt is None:
+            break
+        play = nxt
+    return play.fragment

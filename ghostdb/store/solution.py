@@ -197,7 +197,18 @@ class Solution:
         start = self.lookup()
         rng = rng or random.Random(seed)
         known = self.vocabularies(seats)
-        return Match(self.lookup, self.name, self.rules, self.game, seats, rng, start, known=known)
+        language = self.language() if "trap" in seats and self.game.word_game else ""
+        return Match(
+            self.lookup,
+            self.name,
+            self.rules,
+            self.game,
+            seats,
+            rng,
+            start,
+            known=known,
+            language=language,
+        )
 
     def against(self, position: Position, seat: str) -> dict[str, Any]:
         """Each move at ``position`` valued against the ``common:N`` player ``seat``, who
@@ -224,6 +235,13 @@ class Solution:
             ],
         }
 
+    def language(self) -> str:
+        """The language tag the dictionary was ingested with ('' if none was given)."""
+        from ghostdb.store import dictionaries
+
+        info = dictionaries.dictionary(self.engine, self.name)
+        return (info.report.get("options") or {}).get("language") or ""
+
     def vocabularies(self, seats: Sequence[str]) -> dict[str, Vocabulary]:
         """Each ``common:N`` seat's vocabulary: the dictionary's N most common game words
         (wordfreq, in the dictionary's language; English if none was given at ingest),
@@ -237,8 +255,7 @@ class Solution:
             raise BadMove(f"a common:N player knows words: {self.name} is no word game")
         from ghostdb.store import dictionaries
 
-        info = dictionaries.dictionary(self.engine, self.name)
-        language = (info.report.get("options") or {}).get("language") or ""
+        language = self.language()
         words = dictionaries.words(self.engine, self.name, self.rules.min_length)
         for seat, n in wanted.items():
             self._known[seat] = vocabulary(self.game, tuple(common_words(words, language, n)))
@@ -270,10 +287,19 @@ class Solution:
         seats = parse_players(players)
         start = self.lookup()
         known = self.vocabularies(seats)
+        language = self.language() if "trap" in seats and self.game.word_game else ""
 
         def new_match(rng: random.Random) -> Match:
             return Match(
-                self.lookup, self.name, self.rules, self.game, seats, rng, start, known=known
+                self.lookup,
+                self.name,
+                self.rules,
+                self.game,
+                seats,
+                rng,
+                start,
+                known=known,
+                language=language,
             )
 
         return selfplay(new_match, self.name, self.rules, seats, games, seed)
