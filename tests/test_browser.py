@@ -238,6 +238,11 @@ def test_values_undo_redo_and_a_game_restored_from_its_link(
         other.close()
 
 
+def fill(page: Any, selector: str) -> None:
+    """Empty a node (so that what fills it next is waited for)."""
+    page.evaluate("s => document.querySelector(s).replaceChildren()", selector)
+
+
 def test_the_game_record_round_trips_into_the_analysis(tab: Tab, web_db: Path) -> None:
     """The page's "Analyse the game" judges the record it shows, as `ghostdb analyse`
     judges the same moves (a letter no word continues included); axe-core finds the
@@ -259,6 +264,10 @@ def test_the_game_record_round_trips_into_the_analysis(tab: Tab, web_db: Path) -
         assert m["move"] in row and m["verdict"] in row
     assert found["moves"][-1]["value_after"] == "loss"
     assert no_serious_violations(tab.page) == []
+    fill(tab.page, "#analysis")  # a pasted record, as `play` prints its moves
+    tab.page.locator("#record-text").fill(" ".join(moves[:2]))
+    tab.page.locator("#record-form button").click()
+    tab.page.wait_for_function("document.querySelectorAll('#analysis tbody tr').length === 2")
 
 
 def test_puzzles_keep_a_streak(tab: Tab, web_store: Store) -> None:

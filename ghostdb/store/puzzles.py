@@ -23,12 +23,19 @@ if TYPE_CHECKING:
 PUZZLES = "puzzles"
 """The question the puzzles are kept under (`ghostdb.store.kept`)."""
 LINE_LIMIT = 100
+CACHED = 32
+"""Solutions whose kept puzzles a process holds parsed (a server answers from memory)."""
+_CACHE: dict[tuple[str, int], dict[str, Any]] = {}
 
 
 def kept_puzzles(solution: Solution) -> dict[str, Any]:
     """The kept body: ``count`` and ``puzzles`` (key, game length, other moves,
     difficulty); NotWorkedOut naming the command for a solution published before
     puzzles were kept, or of a game of more than two players."""
+    key = (str(solution.engine.url), solution.id)
+    cached = _CACHE.get(key)
+    if cached is not None:  # a solution's id is never reused: its puzzles never change
+        return cached
     with solution.engine.connect() as conn:
         body = kept.read(conn, kept.Key(solution.id, PUZZLES))
     if body is None:
@@ -40,6 +47,9 @@ def kept_puzzles(solution: Solution) -> dict[str, Any]:
             f"{solution.name} for {solution.rules.describe()} has no puzzles kept (it was "
             f"solved before they were): run `ghostdb solve {solution.name}{flags} --force`"
         )
+    if len(_CACHE) >= CACHED:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[key] = body
     return body
 
 

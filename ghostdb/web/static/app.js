@@ -760,11 +760,14 @@ async function showPlan() {
 // The game so far judged move by move (/api/NAME/analyse): each move's value for its
 // mover before and after, the verdict, the best moves instead; the notes name the word
 // behind each mistake.
-async function showAnalysis() {
+async function showAnalysis(record = null) {
   const out = $("#analysis");
-  if (!game.moves.length) { fill(out, el("p", {}, "No moves yet: play some, then analyse the game.")); return; }
+  // A pasted record (as `ghostdb play` prints it, or the game record's moves) is read from
+  // the start; the game on the board from where it started.
+  const moves = record === null ? game.moves : record.split(/[\s,]+/).filter(Boolean);
+  if (!moves.length) { fill(out, el("p", {}, "No moves yet: play some, then analyse the game.")); return; }
   try {
-    const found = await api(`/api/${enc(game.name)}/analyse`, { ...game.options, moves: game.moves.join(","), from: game.from });
+    const found = await api(`/api/${enc(game.name)}/analyse`, { ...game.options, moves: moves.join(","), from: record === null ? game.from : "" });
     const accuracy = found.accuracy.map((a) => `player ${a.player}: ${a.kept} of ${plural(a.moves, "move")}${a.accuracy === null ? "" : ` (${Math.round(a.accuracy * 100)}%)`}`);
     fill(out,
       table(["#", "by", "move", "before", "after", "verdict", "best instead"], found.moves.map((m) => [
@@ -1097,7 +1100,8 @@ async function main() {
   $("#pause").addEventListener("click", () => { game.paused = !game.paused; render(); computerTurn(); });
   $("#show-line").addEventListener("click", showLine);
   $("#show-plan").addEventListener("click", showPlan);
-  $("#show-analysis").addEventListener("click", showAnalysis);
+  $("#show-analysis").addEventListener("click", () => showAnalysis());
+  $("#record-form").addEventListener("submit", (event) => { event.preventDefault(); showAnalysis($("#record-text").value); });
   $("#explore-form").addEventListener("submit", (event) => { event.preventDefault(); explore($("#ex-fragment").value.trim()); });
   $("#decisive-form").addEventListener("submit", (event) => { event.preventDefault(); showDecisive(); });
   $("#puzzle-form").addEventListener("submit", (event) => { event.preventDefault(); newPuzzle(); });
