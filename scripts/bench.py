@@ -764,6 +764,67 @@ def task_pack_shares(path: str) -> dict[str, Any]:
     return {k: v / positions for k, v in shares.items()}
 
 
+def learning(bench: Bench) -> list[Row]:
+    """Analysis, puzzles and common players on the word list's Ghost/3: `analyse` in a
+    fresh process against `lookup`, both side by side; over the API, an analysis and a
+    puzzle; a common:50,000 player made the first time."""
+    db = bench.fresh_db()
+    name, _ = ingest(db, bench.wordlist)
+    run(ghostdb("solve", name, "--db", db), SOLVE_TIMEOUT)
+    record = _a_whole_game(bench.wordlist)
+    analyse = ghostdb("analyse", name, *record, "--db", db)
+    lookup = ghostdb("lookup", name, "gho", "--db", db)
+    ours, theirs = side_by_side(
+        functools.partial(run, analyse), functools.partial(run, lookup), READ_PAIRS
+    )
+    a = statistics.median(r.seconds for r in ours)
+    b = statistics.median(r.seconds for r in theirs)
+    note = f"{len(record)} moves: {secs(a)} against {secs(b)}, medians of {READ_PAIRS}"
+    rows = [at_most("analyse / lookup, fresh processes", a / b, 1.2, times, note)]
+    data, _ = child("learning_api", db, name, ",".join(record))
+    rows.append(
+        at_most("analyse over the API", data["analyse"], 0.005, ms, f"{len(record)} moves, median")
+    )
+    rows.append(at_most("a puzzle over the API", data["puzzle"], 0.005, ms, "median"))
+    rows.append(at_most("common:50000 player, made the first time", data["common"], 1.0, secs))
+    return rows
+
+
+def _a_whole_game(wordlist: Path) -> list[str]:
+    """A game of 20 moves: the first 20 letters of a word none of whose shorter prefixes
+    (of 3 letters or more) is a word, so that no move before the last ends the game."""
+    words = set(wordlist.read_text(encoding="utf-8", errors="replace").split())
+    for word in sorted(words, key=len, reverse=True):
+        if len(word) >= 20 and not any(word[:k] in words for k in range(3, 20)):
+            return list(word[:20])
+    raise BenchError(f"no word of {wordlist} makes a 20-move game")
+
+
+def task_learning_api(db: str, name: str, record: str) -> dict[str, Any]:
+    from fastapi.testclient import TestClient
+
+    from ghostdb import open_store
+    from ghostdb.web import create_app
+
+    with open_store(db, create=False) as store, TestClient(create_app(store)) as client:
+
+        def median_of(url: str) -> float:
+            client.get(url)  # read once: the measure is of an answer, not a cold start
+            times = []
+            for _ in range(50):
+                start = time.perf_counter()
+                assert client.get(url).status_code == 200
+                times.append(time.perf_counter() - start)
+            return statistics.median(times)
+
+        analyse = median_of(f"/api/{name}/analyse?moves={record}")
+        puzzle = median_of(f"/api/{name}/puzzle")
+        start = time.perf_counter()
+        store.solution(name).vocabularies(["common:50000"])
+        common = time.perf_counter() - start
+    return {"analyse": analyse, "puzzle": puzzle, "common": common}
+
+
 ENABLE_KEYS = ("ghost/3", "ghost/4", "super/3", "super/4", "superduper/3", "superduper/4")
 SITE_RULES = ("ghost/3", "ghost/4", "super/3")
 
@@ -1489,6 +1550,7 @@ TASKS: dict[str, Callable[..., dict[str, Any]]] = {
     "pack_probes": task_pack_probes,
     "pack_shares": task_pack_shares,
     "site_first_move": task_site_first_move,
+    "learning_api": task_learning_api,
 }
 
 
@@ -1558,6 +1620,7 @@ def everything(bench: Bench, args: argparse.Namespace) -> list[Row]:
     else:
         rows += measure("big list", lambda: big_list(bench))
     rows += measure("packs and the offline site", lambda: enable_packs(bench))
+    rows += measure("analysis, puzzles, common players", lambda: learning(bench))
     rows += measure("Polish", lambda: polish(bench, args.quick))
     rows += measure("plans, comparison, self-play", lambda: reads(bench))
     rows += measure("verify", lambda: verify(bench))
@@ -1599,7 +1662,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--only",
-        choices=["world", "world-postgres", "packs"],
+        choices=["world", "world-postgres", "packs", "learning"],
         help="measure only the world store (on SQLite and the --postgres server, or on the "
         "server), or only the word list's packs and the offline site",
     )
@@ -1625,6 +1688,8 @@ def main() -> None:
             sys.exit("error: --only world-postgres needs --postgres URL")
         if args.only == "packs":
             rows = measure("packs and the offline site", lambda: enable_packs(bench))
+        elif args.only == "learning":
+            rows = measure("analysis, puzzles, common players", lambda: learning(bench))
         elif args.only:
             rows = world_rows(bench, args.postgres, sqlite=args.only == "world")
         else:
