@@ -270,6 +270,23 @@ def test_the_game_record_round_trips_into_the_analysis(tab: Tab, web_db: Path) -
     tab.page.wait_for_function("document.querySelectorAll('#analysis tbody tr').length === 2")
 
 
+def test_explore_values_moves_against_a_common_player(tab: Tab, web_store: Store) -> None:
+    pytest.importorskip("wordfreq", reason="needs wordfreq: pip install 'ghostdb[freq]'")
+    tab.open("#tab=explore&name=enable1&rules=ghost/3&position=q")
+    tab.page.wait_for_selector("#ex-out table")
+    tab.page.locator("#ex-against").select_option("common:2000")
+    tab.page.locator("#explore-form button[type=submit]").click()
+    tab.page.wait_for_selector("#ex-out th:text('against common:2000')")
+    found = web_store.solution("enable1").against(web_store.lookup("enable1", "q"), "common:2000")
+    rows = tab.page.locator("#ex-out tbody tr").all_inner_texts()
+    for p in found["plays"]:
+        row = next(r for r in rows if r.split("\t")[0] == p["move"])
+        assert row.split("\t")[-1] == ("W" if p["outcome"] == "win" else "L") + str(
+            p["game_length"]
+        )
+    assert no_serious_violations(tab.page) == []
+
+
 def test_puzzles_keep_a_streak(tab: Tab, web_store: Store) -> None:
     """The Puzzles tab: a kept puzzle's moves as buttons; the right one counts in the
     streak, a wrong one names the answer and ends the streak; axe-core finds it clean."""

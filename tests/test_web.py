@@ -163,11 +163,16 @@ def test_computer_moves(client: TestClient) -> None:
     assert chop["play"]["move"] == "1>1" and chop["play"]["category"] == "draw"
 
 
-def test_a_common_words_player_replies(client: TestClient, web_store: Store) -> None:
+def test_a_common_words_player_replies(client: TestClient, web_store: Store, web_db: Path) -> None:
     pytest.importorskip("wordfreq", reason="needs wordfreq: pip install 'ghostdb[freq]'")
     reply = get(client, "/api/enable1/move?fragment=q&strategy=common:2000&seed=1")
     known = web_store.solution("enable1").vocabularies(["common:2000"])["common:2000"]
     assert reply["by"] == "strategy" and reply["play"]["fragment"] in known.values
+    valued = get(client, "/api/enable1/against?position=q&player=common:2000")
+    cli = cli_json(web_db, "lookup", "enable1", "q", "--against", "common:2000")
+    assert valued == cli["against"]
+    trap = get(client, "/api/enable1/move?fragment=q&strategy=trap&seed=1")
+    assert trap["by"] == "strategy" and trap["play"]["fragment"].startswith("q")
     message = error_of(client, "/api/tictactoe/move?strategy=common:20", 400)
     assert "no word game" in message
     error_of(client, "/api/enable1/move?strategy=common:0", 422)
@@ -192,6 +197,7 @@ def test_the_seeded_reply_is_the_console_games(client: TestClient, web_db: Path)
         ),
         ("/api/tictactoe/analyse?moves=5,1,9", ["analyse", "tictactoe", "5", "1", "9"]),
         ("/api/chopsticks/analyse?moves=1>1", ["analyse", "chopsticks", "1>1"]),
+        ("/api/enable1/puzzle?seed=5", ["puzzle", "enable1", "--seed", "5"]),
         ("/api/tictactoe/line?fragment=x........", ["line", "tictactoe", "x........"]),
         ("/api/enable1/openings?min_length=4", ["openings", "enable1", "-m", "4"]),
         ("/api/compare?a=enable1&vs_min_length=4", ["compare", "enable1", "--vs-min-length", "4"]),
@@ -514,6 +520,7 @@ def test_openapi_describes_every_route(client: TestClient) -> None:
         "/api/{name}/line",
         "/api/{name}/analyse",
         "/api/{name}/puzzle",
+        "/api/{name}/against",
         "/api/{name}/strategy",
         "/api/{name}/openings",
         "/api/{name}/report",

@@ -37,16 +37,12 @@ from typing import Any
 
 from ghostdb.errors import BadMove, DeadFragment
 from ghostdb.games.base import Game
-from ghostdb.play.vocabulary import (
-    Vocabulary,
-    choose_known,
-    choose_trap,
-    vocabulary_size,
-    word_rarity,
-)
+from ghostdb.play.vocabulary import vocabulary_size
 from ghostdb.values import Outcome, Play, Position
 
 Lookup = Callable[[str], Position]
+Chooser = Callable[[Position, str, random.Random], Play]
+"""A seat's move: (position, seat, random generator) to the play it makes."""
 """The stored position at a key, from the solution a match is played on."""
 
 HUMAN = "human"
@@ -147,10 +143,9 @@ class Match:
     history: list[Turn] = field(default_factory=list)
     result: Result | None = None
     seen: set[str] = field(default_factory=set)
-    known: dict[str, Vocabulary] = field(default_factory=dict)
-    """Each ``common:N`` seat's vocabulary, solved (`ghostdb.play.vocabulary`)."""
-    language: str = ""
-    """The dictionary's language: the ``trap`` player's word frequencies."""
+    chooser: Chooser | None = None
+    """How a computer seat chooses its move (`Solution.choose`: the ``trap`` and
+    ``common:N`` seats need the store); by default `choose`."""
 
     def __post_init__(self) -> None:
         self.seen.add(self.position.fragment)
@@ -199,11 +194,8 @@ class Match:
         seat = self.seat()
         if seat == HUMAN:
             raise BadMove(f"player {self.to_move} is human: it is their turn")
-        if seat in self.known:
-            return self._advance(choose_known(self.known[seat], self.position, self.rng))
-        if seat == "trap":
-            rarity = word_rarity(self.language) if self.game.word_game else lambda _w: 0.0
-            return self._advance(choose_trap(self.lookup, self.position, self.rng, rarity))
+        if self.chooser is not None:
+            return self._advance(self.chooser(self.position, seat, self.rng))
         return self._advance(choose(seat, self.position, self.rng, self.players, self.rules))
 
     def quit(self) -> Result:

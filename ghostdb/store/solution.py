@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from ghostdb.reports import DecisiveWords, SolutionSummary
     from ghostdb.store.lookups import Lookups, SolutionRef
     from ghostdb.strategies import Lines, OpeningPlans, Strategy
-    from ghostdb.values import Position
+    from ghostdb.values import Play, Position
 
 
 class Solution:
@@ -49,6 +49,7 @@ class Solution:
         # `ghostdb.store.kept`); a read-only store raises NotWorkedOut instead.
         self.writable = writable
         self._known: dict[str, Vocabulary] = {}  # common:N vocabularies, made once
+        self._language: str | None = None
 
     def __repr__(self) -> str:
         return f"Solution({self.name!r}, {self.rules.key!r})"
@@ -196,8 +197,7 @@ class Solution:
         seats = parse_players(players)
         start = self.lookup()
         rng = rng or random.Random(seed)
-        known = self.vocabularies(seats)
-        language = self.language() if "trap" in seats and self.game.word_game else ""
+        self.vocabularies(seats)  # made now: a bad seat is refused before the first move
         return Match(
             self.lookup,
             self.name,
@@ -206,8 +206,7 @@ class Solution:
             seats,
             rng,
             start,
-            known=known,
-            language=language,
+            chooser=self.choose,
         )
 
     def against(self, position: Position, seat: str) -> dict[str, Any]:
@@ -237,10 +236,31 @@ class Solution:
 
     def language(self) -> str:
         """The language tag the dictionary was ingested with ('' if none was given)."""
-        from ghostdb.store import dictionaries
+        if self._language is None:
+            from ghostdb.store import dictionaries
 
-        info = dictionaries.dictionary(self.engine, self.name)
-        return (info.report.get("options") or {}).get("language") or ""
+            info = dictionaries.dictionary(self.engine, self.name)
+            self._language = (info.report.get("options") or {}).get("language") or ""
+        return self._language
+
+    def choose(self, position: Position, strategy: str, rng: random.Random) -> Play:
+        """The move a computer ``strategy`` makes at ``position`` (a `ghostdb play` seat:
+        the standard strategies, ``trap`` or ``common:N``), as a match's seat makes it."""
+        from ghostdb.play.engine import choose
+        from ghostdb.play.vocabulary import (
+            choose_known,
+            choose_trap,
+            vocabulary_size,
+            word_rarity,
+        )
+
+        if vocabulary_size(strategy):
+            return choose_known(self.vocabularies([strategy])[strategy], position, rng)
+        if strategy == "trap":
+            rarity = word_rarity(self.language()) if self.game.word_game else lambda _w: 0.0
+            return choose_trap(self.lookup, position, rng, rarity)
+        players = getattr(self.rules, "players", 2)
+        return choose(strategy, position, rng, players, self.rules)
 
     def vocabularies(self, seats: Sequence[str]) -> dict[str, Vocabulary]:
         """Each ``common:N`` seat's vocabulary: the dictionary's N most common game words
@@ -286,8 +306,7 @@ class Solution:
 
         seats = parse_players(players)
         start = self.lookup()
-        known = self.vocabularies(seats)
-        language = self.language() if "trap" in seats and self.game.word_game else ""
+        self.vocabularies(seats)  # made now: a bad seat is refused before the first move
 
         def new_match(rng: random.Random) -> Match:
             return Match(
@@ -298,8 +317,7 @@ class Solution:
                 seats,
                 rng,
                 start,
-                known=known,
-                language=language,
+                chooser=self.choose,
             )
 
         return selfplay(new_match, self.name, self.rules, seats, games, seed)

@@ -29,7 +29,6 @@ from sqlalchemy.exc import SQLAlchemyError
 from ghostdb.errors import DatabaseError, DeadFragment, GhostdbError
 from ghostdb.games.base import RuleSet
 from ghostdb.play.engine import choose, parse_players
-from ghostdb.play.vocabulary import choose_known
 from ghostdb.store import Store
 from ghostdb.web import library
 
@@ -110,9 +109,10 @@ class Answers:
         parse_players([strategy] * players)  # optimal and fastest are for two players
         rng = random.Random(seed)
         by = "strategy" if skill >= 1 or rng.random() < skill else "random"
-        if by == "strategy" and strategy.startswith("common:"):  # a player of few words
-            known = await self.run(self.store.solution(name, rules).vocabularies, [strategy])
-            play = choose_known(known[strategy], pos, rng)
+        if by == "strategy" and (strategy == "trap" or strategy.startswith("common:")):
+            # A trap walks lines and a common player is made once: off the event loop.
+            solution = self.store.solution(name, rules)
+            play = await self.run(solution.choose, pos, strategy, rng)
         else:
             play = choose(strategy if by == "strategy" else "random", pos, rng, players, rules)
         return {

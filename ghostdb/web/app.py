@@ -317,10 +317,10 @@ def add_play_routes(app: FastAPI, answers: Answers) -> None:
         strategy: Annotated[
             str,
             Query(
-                pattern=r"^(optimal|fastest|rational|random|common:[1-9][0-9]{0,6})$",
+                pattern=r"^(optimal|fastest|rational|random|trap|common:[1-9][0-9]{0,6})$",
                 description="The computer's strategy (see `ghostdb play`): optimal, "
-                "fastest, rational, random, or common:N, a player who knows only the N "
-                "most common words.",
+                "fastest, rational, random, trap, or common:N, a player who knows only "
+                "the N most common words.",
             ),
         ] = "optimal",
         skill: Annotated[
@@ -344,6 +344,27 @@ def add_play_routes(app: FastAPI, answers: Answers) -> None:
 def add_plan_routes(app: FastAPI, answers: Answers) -> None:
     """The routes that walk plans: lines, a strategy, the openings."""
     store, run, chosen = answers.store, answers.run, answers.rules
+
+    @app.get("/api/{name}/against", responses=ERRORS, tags=["plans"])
+    async def against(
+        name: Name,
+        options: RuleOptions,
+        fragment: Fragment,
+        player: Annotated[
+            str,
+            Query(
+                pattern=r"^common:[1-9][0-9]{0,6}$",
+                description="The opponent: common:N, who knows only the N most common words.",
+                examples=["common:2000"],
+            ),
+        ],
+    ) -> Response:
+        """Each move's value for its mover against ``player`` moving next, beside its
+        value against perfect play (``ghostdb lookup --against``); a search over the real
+        game, capped (400 past it)."""
+        solution = store.solution(name, chosen(name, options))
+        pos = await run(solution.lookup, fragment, light=True)
+        return as_json(await run(solution.against, pos, player))
 
     @app.get("/api/{name}/puzzle", responses=NOT_WORKED_OUT, tags=["plans"])
     async def puzzle(

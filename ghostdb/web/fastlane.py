@@ -26,7 +26,7 @@ SMALL_INT = re.compile(r"^[1-9][0-9]{0,2}$")
 SEED = re.compile(r"^(0|[1-9][0-9]{0,17})$")
 SKILL = re.compile(r"^[01](\.[0-9]{1,6})?$")
 BOOLS = {"true": True, "false": False}
-STRATEGIES = ("optimal", "fastest", "rational", "random")
+STRATEGIES = ("optimal", "fastest", "rational", "random", "trap")
 MAX_TEXT = 100
 
 # Each parameter: how the lane reads it (the same limits as the routes declare), giving

@@ -813,16 +813,25 @@ async function explore(fragment) {
     const link = `#${new URLSearchParams({ tab: "explore", name, rules: found.rules, position: fragment })}`;
     if (!$("#explore").hidden && location.hash !== link) history.replaceState(null, "", link);
     const playable = pos.reachable && !pos.final && twoPlayers(found);
+    // Each move against a player who knows only the common words, beside perfect play.
+    const versus = $("#ex-against").value;
+    let practice = null;
+    if (versus && declared(name).word_game && twoPlayers(found) && !pos.final) {
+      const valued = await api(`/api/${enc(name)}/against`, { rules: found.rules, position: fragment, player: versus });
+      practice = new Map(valued.plays.map((p) => [p.move, p]));
+    }
+    const against = (p) => (practice && practice.has(p.move) ? [mark(practice.get(p.move).outcome, practice.get(p.move).game_length)] : []);
     fill(out, el("p", {}, head),
       el("p", { class: "bar" },
         el("a", { href: link, class: "explore-link" }, "Link to this position"),
         playable ? el("button", { type: "button", id: "play-from-here", onclick: () => playFrom(name, found.rules, fragment) }, "Play from here") : null),
       pos.reachable ? null : el("p", {}, "Not reachable in a game: an earlier position already ended it."),
-      pos.plays.length ? table(["move", "leads to", "for the mover", "then"], pos.plays.map((p) => [
+      pos.plays.length ? table(["move", "leads to", "for the mover", "then", ...(practice ? [`against ${versus}`] : [])], pos.plays.map((p) => [
         p.move,
         el("button", { type: "button", class: "link", onclick: () => { $("#ex-fragment").value = p.fragment; explore(p.fragment); } }, label(p.fragment)),
         mark(p.category, p.game_length),
         movesLeft(p.game_length) + (p.final ? " (ends the game)" : ""),
+        ...against(p),
       ])) : null);
     offerDecisive(name, found, pos);
   } catch (error) {
