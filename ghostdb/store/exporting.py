@@ -75,9 +75,9 @@ def export_solution(solution: Solution, folder: Path) -> tuple[Path, int]:
     rows = 0
     try:
         with pq.ParquetWriter(partial, schema, compression="zstd") as writer:
-            for batch in _batches(solution):
-                writer.write_table(pa.Table.from_pydict(batch, schema=schema))
-                rows += len(batch["fragment"])
+            for batch in _batches(solution, schema):
+                writer.write_batch(batch)
+                rows += batch.num_rows
         os.replace(partial, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -89,29 +89,40 @@ def export_solution(solution: Solution, folder: Path) -> tuple[Path, int]:
     return target, rows
 
 
-def _batches(solution: Solution) -> Iterator[dict[str, list[Any]]]:
-    """The solution's positions, `BATCH` at a time, level by level in key order."""
+def _batches(solution: Solution, schema: Any) -> Iterator[Any]:
+    """The solution's positions as record batches of `BATCH` rows, level by level in key
+    order: each column made whole by pyarrow from the rows turned into columns (the
+    outcome's codes are the dictionary's indices as they are), not a row at a time."""
+    import pyarrow as pa
+
     fields = ("fragment", "level", "reachable", "outcome", "game_length", "best_play")
     stmt = (
         select(*(positions.c[f] for f in (*fields, "safe_seats", "label")))
         .where(positions.c.solution_id == solution.id)
         .order_by(positions.c.level, positions.c.fragment)
     )
+    outcomes = pa.array(VALUE_NAMES)
     with solution.engine.connect() as conn:
         result = conn.execution_options(stream_results=True, yield_per=BATCH).execute(stmt)
         for part in result.partitions(BATCH):
-            columns: dict[str, list[Any]] = {f: [] for f, _, _ in COLUMNS}
-            for fragment, level, reachable, outcome, length, best, safe, label in part:
-                columns["fragment"].append(fragment)
-                columns["level"].append(level)
-                columns["reachable"].append(bool(reachable))
-                columns["outcome"].append(VALUE_NAMES[outcome])
-                columns["game_length"].append(length)
-                columns["best_play"].append(best)
-                found = seats(safe)
-                columns["safe_seats"].append(None if found is None else list(found))
-                columns["label"].append(label)
-            n = len(columns["fragment"])
-            columns["name"] = [solution.name] * n
-            columns["rules"] = [solution.rules.key] * n
-            yield columns
+            fragment, level, reachable, outcome, length, best, safe, label = zip(*part, strict=True)
+            n = len(fragment)
+            constant = pa.array([0] * n, pa.int8())
+            if any(v is not None for v in safe):
+                listed = [None if (f := seats(v)) is None else list(f) for v in safe]
+                safe_seats = pa.array(listed, pa.list_(pa.int8()))
+            else:  # two players: none
+                safe_seats = pa.nulls(n, pa.list_(pa.int8()))
+            columns = [
+                pa.DictionaryArray.from_arrays(constant, pa.array([solution.name])),
+                pa.DictionaryArray.from_arrays(constant, pa.array([solution.rules.key])),
+                pa.array(fragment, pa.string()),
+                pa.array(level, pa.int16()),
+                pa.array(reachable, pa.bool_()),
+                pa.DictionaryArray.from_arrays(pa.array(outcome, pa.int8()), outcomes),
+                pa.array(length, pa.int32()),
+                pa.array(best, pa.int16()),
+                safe_seats,
+                pa.array(label, pa.string()),
+            ]
+            yield pa.RecordBatch.from_arrays(columns, schema=schema)
