@@ -155,7 +155,7 @@ class Pack:
             return None
         block = self.block(number)
         i = block.find(raw)
-        return None if i < 0 else block.record(i)
+        return None if i < 0 else block.record(i, raw)
 
     # -- positions ----------------------------------------------------------------------------
 
