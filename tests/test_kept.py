@@ -26,8 +26,9 @@ from ghostdb.games.ghost.rules import Variant
 from ghostdb.games.registry import GAMES, parse_rules
 from ghostdb.store import kept
 from ghostdb.store import queries as q
+from ghostdb.store.comparing import work_out_pair
 from ghostdb.store.puzzles import PUZZLES, check_puzzles
-from ghostdb.store.reports import SUMMARY, work_out, work_out_pair
+from ghostdb.store.reports import SUMMARY, work_out
 from ghostdb.store.schema import kept_answers, solutions
 
 WORDS = "cat cattle cow dog door dot toad"  # cattle: positions no game reaches

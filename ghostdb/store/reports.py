@@ -1,11 +1,11 @@
-"""Summaries across solutions: one solution's headline figures, two side by side, every
-rule set of a name, and every dictionary of the store (the survey).
+"""Summaries across solutions: one solution's headline figures, every rule set of a name,
+and every dictionary of the store (the survey); two side by side are
+`ghostdb.store.comparing`'s.
 
 These are the whole-solution questions, and each is kept (`ghostdb.store.kept`): a
-solution's figures, its plans from the start and its openings' plans are worked out when
-it is published (`keep_solution`), a comparison of two solutions on its first request;
-every later request reads them back.  The SQL that counts and compares whole solutions
-is here; plans are walked through the solution handles.
+solution's figures, its plans from the start, its openings' plans and its puzzles are
+kept when it is published (`keep_solution`); every later request reads them back.  The
+SQL that counts a whole solution is here; plans are walked through the solution handles.
 
 ``compute`` (None: whether the store may write) says what to do when an answer is not
 kept yet: work it out and keep it, or raise NotWorkedOut naming the command that does.
@@ -15,28 +15,24 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import and_, case, func, select
-from sqlalchemy.engine import Connection, Row
+from sqlalchemy import case, func, select
+from sqlalchemy.engine import Connection
 
-from ghostdb.errors import BadMove, NotSolved, NotWorkedOut
+from ghostdb.errors import BadMove, NotSolved
 from ghostdb.games import registry as g
 from ghostdb.games.base import VALUE_NAMES
 from ghostdb.store import kept
 from ghostdb.store import queries as q
 from ghostdb.store.kept import Key
-from ghostdb.store.lookups import checked_rules, subject
-from ghostdb.store.schema import positions, words
+from ghostdb.store.lookups import subject
+from ghostdb.store.schema import positions
 from ghostdb.store.walks import missing_plans, plan_sizes
-from ghostdb.values import Outcome
 
 if TYPE_CHECKING:
-    from sqlalchemy.engine import Engine
-
-    from ghostdb.games.base import RuleSet
-    from ghostdb.reports import Comparison, PlanSize, SolutionSummary, SurveyRow
+    from ghostdb.reports import PlanSize, SolutionSummary, SurveyRow
     from ghostdb.store.solution import Solution
     from ghostdb.store.store import Store
     from ghostdb.strategies import OpeningPlans, ReportRow, Strategy
@@ -56,7 +52,7 @@ def plan_question(player: int) -> str:
     return f"plan/{player}"
 
 
-def _compute(solution: Solution, compute: bool | None) -> bool:
+def may_compute(solution: Solution, compute: bool | None) -> bool:
     return solution.writable if compute is None else compute
 
 
@@ -74,7 +70,7 @@ def figures(solution: Solution, compute: bool | None = None) -> dict[str, Any]:
         solution.engine,
         Key(solution.id, SUMMARY),
         lambda: work_out_figures(solution),
-        compute=_compute(solution, compute),
+        compute=may_compute(solution, compute),
         what=f"the report of {solution.name} under {solution.rules.key}",
         command=_report_command(solution),
     )
@@ -97,7 +93,7 @@ def work_out_figures(
     start = solution.openings()
     sizes = None
     with solution.engine.connect() as conn:
-        row = _published_row(conn, solution)
+        row = published_row(conn, solution)
         if solution.game.keeps_plans:
             sizes = plan_sizes(conn, row.id, solution.game, start) if row.has_plans else None
             if sizes is None:
@@ -182,7 +178,7 @@ def start_plan(
         solution.engine,
         Key(solution.id, plan_question(player)),
         lambda: kept.strategy_body(walks.strategy(solution, player, "")),
-        compute=_compute(solution, compute),
+        compute=may_compute(solution, compute),
         **_plan_words(solution, player),
     )
     return kept.strategy_from(body, solution.rules)
@@ -251,7 +247,7 @@ def _openings(solution: Solution, compute: bool | None) -> list[list[Any]]:
         solution.engine,
         Key(solution.id, OPENINGS),
         lambda: work_out_openings(solution),
-        compute=_compute(solution, compute),
+        compute=may_compute(solution, compute),
         what=f"the plan after each opening of {solution.name} under {solution.rules.key}",
         command=f"ghostdb openings {solution.name}{solution.rules.flags()} --words",
     )
@@ -316,150 +312,7 @@ def work_out(solution: Solution, question: str) -> Any:
     raise BadMove(f"{question!r} is not a question kept about one solution")
 
 
-def check_kept(
-    engine: Engine,
-    solution_id: int,
-    handle: Callable[[int], Solution | None],
-    checked: Collection[int] = (),
-) -> tuple[int, list[str]]:
-    """Work every answer kept about a solution out again from the stored positions and
-    compare (for `verify`): its own, and its comparisons either way round (one whose
-    first solution is in ``checked`` is left to that one's check); ``handle`` gives a
-    published solution's handle by id (None: not published).  Returns how many answers
-    were checked and what disagrees."""
-    from ghostdb.store.puzzles import PUZZLES, check_puzzles
-
-    with engine.connect() as conn:
-        answers = kept.stored(conn, solution_id, checked)
-    problems: list[str] = []
-    for key, body in answers:
-        here = handle(key.solution_id)
-        if key.other_id:
-            other = handle(key.other_id)
-            if here is None or other is None:
-                missing = key.other_id if other is None else key.solution_id
-                problems.append(f"a comparison is kept with unpublished solution {missing}")
-                continue
-            fresh = work_out_pair(here, other, body.get("limit", 0))
-            what = (
-                f"the comparison of {here.name} {here.rules.key} "
-                f"with {other.name} {other.rules.key}"
-            )
-        elif key.question == PUZZLES:  # found over the solve's arrays: each one checked
-            assert here is not None
-            problems += check_puzzles(here, body)
-            continue
-        else:
-            assert here is not None
-            fresh = work_out(here, key.question)
-            what = f"the kept {key.question}"
-        if not kept.same(body, fresh):
-            problems.append(f"{what} differs from what the positions give")
-    return len(answers), problems
-
-
-# -- two solutions -----------------------------------------------------------------------------
-
-
-def compare(
-    store: Store,
-    a: str,
-    b: str,
-    rules: RuleSet | None,
-    vs_rules: RuleSet | None,
-    examples: int,
-    compute: bool | None = None,
-) -> Comparison:
-    """See `Store.compare`."""
-    from ghostdb.reports import Comparison, Disagreement
-
-    rules = checked_rules(a, rules)
-    vs_rules = checked_rules(b, vs_rules or rules)
-    if (a, rules) == (b, vs_rules):
-        options = g.played_as(a).options
-        other = (
-            f"other rules with {', '.join('--vs-' + o.flag.removeprefix('--') for o in options)}"
-            if options
-            else f"{a} has one rule set"
-        )
-        raise BadMove(f"nothing to compare: give a second name, or {other}")
-    left, right = store.solution(a, rules), store.solution(b, vs_rules)
-    body = _pair(left, right, examples, _compute(left, compute))
-    return Comparison(
-        a=summary(left, compute),
-        b=summary(right, compute),
-        common_fragments=body["common"],
-        different_outcomes=body["different"],
-        different_reachable=body["different_reachable"],
-        examples=tuple(
-            Disagreement(f, (Outcome(x), Outcome(y))) for f, x, y in body["examples"][:examples]
-        ),
-        only_a=body["only_a"],
-        only_a_examples=tuple(body["only_a_examples"][:examples]),
-        only_b=body["only_b"],
-        only_b_examples=tuple(body["only_b_examples"][:examples]),
-    )
-
-
-def _pair(left: Solution, right: Solution, examples: int, compute: bool) -> dict[str, Any]:
-    """The kept comparison of two solutions with at least ``examples`` examples of each
-    difference (one kept the other way round serves, its sides swapped)."""
-    with left.engine.connect() as conn:
-        found = kept.read(conn, Key(left.id, COMPARE, right.id))
-        if found is None:
-            found = kept.read(conn, Key(right.id, COMPARE, left.id))
-            found = None if found is None else _swapped(found)
-    if found is not None and _enough(found, examples):
-        return found
-    if not compute:
-        raise NotWorkedOut(
-            f"the comparison of {left.name} ({left.rules.key}) with {right.name} "
-            f"({right.rules.key}) is not worked out yet: run `{compare_command(left, right)}` "
-            "to work it out and keep it"
-        )
-    started = time.perf_counter()
-    body = work_out_pair(left, right, max(examples, KEPT_EXAMPLES))
-    kept.keep(left.engine, {Key(left.id, COMPARE, right.id): (body, time.perf_counter() - started)})
-    return body
-
-
-def compare_command(left: Solution, right: Solution) -> str:
-    """The command that compares two solutions: the second side's rule options as
-    ``--vs-…`` where they differ from the first's (as `ghostdb compare` reads them)."""
-    words = ["ghostdb compare", left.name]
-    if right.name != left.name:
-        words.append(right.name)
-    words.append(left.rules.flags().strip())
-    for option in g.played_as(left.name).options:
-        mine, theirs = getattr(left.rules, option.name), getattr(right.rules, option.name)
-        if getattr(mine, "value", mine) == getattr(theirs, "value", theirs):
-            continue
-        words.append("--vs-" + option.flag_selecting(theirs).removeprefix("--"))
-    return " ".join(w for w in words if w)
-
-
-def _enough(body: dict[str, Any], examples: int) -> bool:
-    """Whether a kept comparison holds ``examples`` examples of each difference (or
-    every one there is)."""
-    limit = body["limit"]
-    return examples <= limit or all(
-        len(body[k]) < limit for k in ("examples", "only_a_examples", "only_b_examples")
-    )
-
-
-def _swapped(body: dict[str, Any]) -> dict[str, Any]:
-    """A comparison of b with a, as one of a with b."""
-    return {
-        **body,
-        "examples": [[f, y, x] for f, x, y in body["examples"]],
-        "only_a": body["only_b"],
-        "only_a_examples": body["only_b_examples"],
-        "only_b": body["only_a"],
-        "only_b_examples": body["only_a_examples"],
-    }
-
-
-def _published_row(conn: Any, solution: Solution) -> Any:
+def published_row(conn: Any, solution: Solution) -> Any:
     """The row of the solution ``solution`` handles, read by its id: by name, a solve of
     the same rule set published by another process meanwhile would be read in its place,
     beside positions read at the old id.  A handle whose solution was replaced is moved
@@ -471,34 +324,6 @@ def _published_row(conn: Any, solution: Solution) -> Any:
     if row is None:
         raise NotSolved(f"{solution.name} ({solution.rules.key}) is being solved again: ask again")
     return row
-
-
-def work_out_pair(left: Solution, right: Solution, limit: int) -> dict[str, Any]:
-    """Compare two solutions row by row (joins over their positions and words), keeping
-    ``limit`` examples of each difference."""
-    with left.engine.connect() as conn:
-        sa, sb = _published_row(conn, left), _published_row(conn, right)
-        common, different, different_reachable = outcome_agreement(conn, sa.id, sb.id)
-        shown = outcome_disagreements(conn, sa.id, sb.id, limit)
-        body: dict[str, Any] = {
-            "limit": limit,
-            "common": common,
-            "different": different,
-            "different_reachable": different_reachable,
-            "examples": [[r[0], VALUE_NAMES[r[1]], VALUE_NAMES[r[2]]] for r in shown],
-            "only_a": 0,
-            "only_a_examples": [],
-            "only_b": 0,
-            "only_b_examples": [],
-        }
-        if left.game.word_game and right.game.word_game:
-            da, db = sa.dictionary_id, sb.dictionary_id
-            ma, mb = left.rules.min_length, right.rules.min_length
-            body["only_a"] = count_words_lacking(conn, da, ma, db, mb)
-            body["only_a_examples"] = words_lacking(conn, da, ma, db, mb, limit)
-            body["only_b"] = count_words_lacking(conn, db, mb, da, ma)
-            body["only_b_examples"] = words_lacking(conn, db, mb, da, ma, limit)
-    return body
 
 
 # -- every rule set of a name, every dictionary ------------------------------------------------
@@ -624,69 +449,3 @@ def census_of(conn: Connection, solution_id: int) -> Census:
         [int(level), VALUE_NAMES[code], int(n), int(r)]
         for level, code, n, r in conn.execute(stmt).all()
     ]
-
-
-def _both(a_id: int, b_id: int) -> tuple[Any, Any, Any]:
-    """Positions of solution ``a_id`` joined with the same fragment in ``b_id``."""
-    a, b = positions.alias("a"), positions.alias("b")
-    joined = a.join(
-        b,
-        and_(b.c.solution_id == b_id, b.c.level == a.c.level, b.c.fragment == a.c.fragment),
-    )
-    return a, b, joined
-
-
-def outcome_agreement(conn: Connection, a_id: int, b_id: int) -> tuple[int, int, int]:
-    """(fragments in both, of them with different outcomes, of those reachable in both)."""
-    a, b, joined = _both(a_id, b_id)
-    differs = a.c.outcome != b.c.outcome
-    reachable = and_(differs, a.c.reachable.is_(True), b.c.reachable.is_(True))
-    stmt = (
-        select(
-            func.count(),
-            func.coalesce(func.sum(case((differs, 1), else_=0)), 0),
-            func.coalesce(func.sum(case((reachable, 1), else_=0)), 0),
-        )
-        .select_from(joined)
-        .where(a.c.solution_id == a_id)
-    )
-    common, different, different_reachable = conn.execute(stmt).one()
-    return int(common), int(different), int(different_reachable)
-
-
-def outcome_disagreements(conn: Connection, a_id: int, b_id: int, limit: int) -> Sequence[Row[Any]]:
-    """The shortest fragments stored in both with different outcomes: (fragment, a, b)."""
-    a, b, joined = _both(a_id, b_id)
-    stmt = (
-        select(a.c.fragment, a.c.outcome, b.c.outcome.label("b_outcome"))
-        .select_from(joined)
-        .where(a.c.solution_id == a_id, a.c.outcome != b.c.outcome)
-        .order_by(a.c.level, a.c.fragment)
-        .limit(limit)
-    )
-    return conn.execute(stmt).all()
-
-
-def _words_lacking(a_dict: int, a_min: int, b_dict: int, b_min: int) -> Any:
-    """The game words of dictionary ``a_dict`` that are not game words of ``b_dict``."""
-    w, v = words.alias("w"), words.alias("v")
-    other = select(v.c.word).where(
-        v.c.dictionary_id == b_dict, v.c.word == w.c.word, func.length(v.c.word) >= b_min
-    )
-    return (
-        w,
-        and_(w.c.dictionary_id == a_dict, func.length(w.c.word) >= a_min, ~other.exists()),
-    )
-
-
-def count_words_lacking(conn: Connection, a_dict: int, a_min: int, b_dict: int, b_min: int) -> int:
-    w, where = _words_lacking(a_dict, a_min, b_dict, b_min)
-    return conn.execute(select(func.count()).select_from(w).where(where)).scalar_one()
-
-
-def words_lacking(
-    conn: Connection, a_dict: int, a_min: int, b_dict: int, b_min: int, limit: int
-) -> list[str]:
-    w, where = _words_lacking(a_dict, a_min, b_dict, b_min)
-    stmt = select(w.c.word).where(where).order_by(w.c.word).limit(limit)
-    return list(conn.execute(stmt).scalars())

@@ -394,9 +394,9 @@ class Store:
         ``a``) under ``vs_rules`` (default: ``rules``), with their differences.  Both must be
         played as the same game (two dictionaries, or one game under two rule sets).
         Worked out on the first request and kept (``compute``: see `report`)."""
-        from ghostdb.store import reports
+        from ghostdb.store import comparing
 
-        return reports.compare(self, a, b or a, rules, vs_rules, examples, compute)
+        return comparing.compare(self, a, b or a, rules, vs_rules, examples, compute)
 
     def report(self, name: str, *, compute: bool | None = None) -> list[ReportRow]:
         """One row per published rule set of ``name``: who wins, how many positions have

@@ -109,7 +109,7 @@ class Verdict:
     decisive: int = 0
     """Kept decisive-word answers re-checked (`ghostdb.store.decisive.check_answers`)."""
     kept: int = 0
-    """Kept whole-solution answers worked out again (`ghostdb.store.reports.check_kept`)."""
+    """Kept whole-solution answers worked out again (`ghostdb.store.comparing.check_kept`)."""
     seconds: float = 0.0
     findings: dict[str, Finding] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
@@ -182,8 +182,8 @@ def _check_kept(
 ) -> None:
     """Work the solution's kept answers out again and compare (when its positions are
     sound: answers worked out from wrong rows would only repeat what is found)."""
+    from ghostdb.store.comparing import check_kept
     from ghostdb.store.lookups import Lookups
-    from ghostdb.store.reports import check_kept
     from ghostdb.store.solution import Solution
 
     if not verdict.ok:
