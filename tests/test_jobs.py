@@ -12,7 +12,7 @@ from conftest import write_list
 
 from ghostdb import NotSolved, Rules, Store, open_store
 from ghostdb.errors import SolveFailed
-from ghostdb.store import jobs
+from ghostdb.store import bulk, jobs
 from ghostdb.store import queries as q
 
 FIVE = "ghost green tan tree tries"
@@ -97,7 +97,7 @@ def test_a_dictionary_replaced_while_solving_publishes_nothing(
     store.ingest(write_list(tmp_path, FIVE))
     if late:
         _late(monkeypatch)
-    rows = jobs._rows
+    rows = bulk.position_rows
 
     def replace_meanwhile(*args: Any) -> Any:
         # Reading and solving take no lock: another process may replace the words.
@@ -107,7 +107,7 @@ def test_a_dictionary_replaced_while_solving_publishes_nothing(
         store.ingest(other, replace=True)
         return rows(*args)
 
-    monkeypatch.setattr(jobs, "_rows", replace_meanwhile)
+    monkeypatch.setattr(bulk, "position_rows", replace_meanwhile)
     with pytest.raises(NotSolved, match=r"replaced .* while it was being solved"):
         jobs.run_solve(store.engine, "small", Rules())
     assert [s for s in store.solutions("small") if s.status == "complete"] == []

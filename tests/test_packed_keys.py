@@ -14,8 +14,8 @@ from ghostdb.games.base import KeyList, PositionGraph
 from ghostdb.games.ghost import GhostGame
 from ghostdb.games.ghost.graph import PackedKeys, _decode, _encode, _sort_strings
 from ghostdb.games.ghost.rules import Rules, Variant
-from ghostdb.store import jobs
-from ghostdb.store.jobs import _chunks, _part
+from ghostdb.store import bulk
+from ghostdb.store.bulk import chunks, part
 
 VARIANTS = tuple(Variant)
 
@@ -150,19 +150,19 @@ def test_a_plain_list_of_keys_gets_take() -> None:
 
 
 def test_chunks_make_each_chunks_values(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Columns stay arrays, packed keys and lists until `_chunks` slices them."""
-    monkeypatch.setattr(jobs, "CHUNK_ROWS", 1000)
+    """Columns stay arrays, packed keys and lists until `chunks` slices them."""
+    monkeypatch.setattr(bulk, "CHUNK_ROWS", 1000)
     words = random_words(3, "abcdefgh", 3000)
     graph = GhostGame(Rules(Variant.SUPER, 3)).build(words)
     n = graph.size
-    assert n > 3 * jobs.CHUNK_ROWS  # several chunks, the last one short
+    assert n > 3 * bulk.CHUNK_ROWS  # several chunks, the last one short
     keys = list(graph.keys)
     lengths = np.ma.masked_array(np.arange(n) - 5, mask=np.arange(n) < 5)
     names = ["loss", "draw", "tie", "win"] * (n // 4 + 1)
     columns = [graph.level, graph.keys, [None, *keys[:-1]], lengths, "x", None, names[:n]]
     table = (("a", "b", "c", "d", "e", "f", "g"), columns, n)
     rows = []
-    for names_out, chunk in _chunks(*table, 9):
+    for names_out, chunk in chunks(*table, 9):
         assert names_out[0] == "solution_id"
         assert chunk.columns[0] == 9
         assert isinstance(chunk.columns[1], np.ndarray)  # bound by Columns
@@ -175,54 +175,54 @@ def test_chunks_make_each_chunks_values(monkeypatch: pytest.MonkeyPatch) -> None
     assert [r[4] for r in rows[:6]] == [None] * 5 + [0]
     assert {r[5] for r in rows} == {"x"} and {r[6] for r in rows} == {None}
     assert [r[7] for r in rows[:5]] == ["loss", "draw", "tie", "win", "loss"]
-    assert np.array_equal(_part(graph.level, 0, 2), graph.level[:2])
+    assert np.array_equal(part(graph.level, 0, 2), graph.level[:2])
 
 
 def test_chunks_are_made_ahead_in_a_worker_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`jobs._ahead` yields the chunks `_chunks` makes, in order, each already bound; an
+    """`bulk.ahead` yields the chunks `chunks` makes, in order, each already bound; an
     error making one reaches the writer, and a writer that stops early is not kept
     waiting."""
     import threading
 
-    from ghostdb.store.jobs import _ahead
+    from ghostdb.store.bulk import ahead
 
-    monkeypatch.setattr(jobs, "CHUNK_ROWS", 1000)
+    monkeypatch.setattr(bulk, "CHUNK_ROWS", 1000)
     graph = GhostGame(Rules(Variant.SUPER, 3)).build(random_words(4, "abcdefgh", 3000))
     table = (("a", "b"), [graph.level, graph.keys], graph.size)
-    plain = [chunk for _, chunk in _chunks(*table, 9)]
+    plain = [chunk for _, chunk in chunks(*table, 9)]
     makers: set[str] = set()
 
     def watched() -> Iterator[tuple[tuple[str, ...], Any]]:
-        for item in _chunks(*table, 9):
+        for item in chunks(*table, 9):
             makers.add(threading.current_thread().name)
             yield item
 
-    ahead = [chunk for _, chunk in _ahead(watched())]
-    assert [list(c.rows()) for c in ahead] == [list(c.rows()) for c in plain]
-    assert all(c._bound is not None for c in ahead)
+    made = [chunk for _, chunk in ahead(watched())]
+    assert [list(c.rows()) for c in made] == [list(c.rows()) for c in plain]
+    assert all(c._bound is not None for c in made)
     assert makers and all(name.startswith("ghostdb-write") for name in makers)
 
     def failing() -> Iterator[tuple[tuple[str, ...], Any]]:
-        yield from _chunks(*table, 9)
+        yield from chunks(*table, 9)
         raise OSError("no space left")
 
     with pytest.raises(OSError, match="no space"):
-        for _ in _ahead(failing()):
+        for _ in ahead(failing()):
             pass
-    first = _ahead(_chunks(*table, 9))
+    first = ahead(chunks(*table, 9))
     next(first)
     first.close()  # returns once the chunk made meanwhile is done
 
 
 def test_a_failed_write_lets_its_worker_go_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """When writing a chunk fails, `jobs._write` closes the chunks made ahead: no worker
+    """When writing a chunk fails, `bulk.write_rows` closes the chunks made ahead: no worker
     thread is left while the error is still being handled (a solve marks its job failed
     meanwhile)."""
     import threading
 
     from ghostdb.store import queries
 
-    monkeypatch.setattr(jobs, "CHUNK_ROWS", 1000)
+    monkeypatch.setattr(bulk, "CHUNK_ROWS", 1000)
     graph = GhostGame(Rules(Variant.SUPER, 3)).build(random_words(4, "abcdefgh", 3000))
     table = (("a", "b"), [graph.level, graph.keys], graph.size)
 
@@ -235,7 +235,7 @@ def test_a_failed_write_lets_its_worker_go_at_once(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(queries, "bulk_insert", full_disk)
     try:
-        jobs._write(Conn(), table[:2], graph.size, 9, None)
+        bulk.write_rows(Conn(), table[:2], graph.size, 9, None)
     except OSError:
         alive = [t.name for t in threading.enumerate() if t.name.startswith("ghostdb-write")]
         assert alive == []

@@ -16,8 +16,7 @@ import os
 import signal
 import socket
 import time
-from collections.abc import Callable, Generator, Iterator, Sequence
-from contextlib import closing
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,21 +33,18 @@ from ghostdb.errors import (
 from ghostdb.games.base import VALUE_NAMES, Game, PositionGraph, RuleSet, SortedWords
 from ghostdb.games.registry import check_rules, game_of, parse_rules, played_as
 from ghostdb.reports import SolutionInfo
-from ghostdb.solvers import SOLVER_VERSION, Values, best_plays, safety, solve
-from ghostdb.solvers import plans as plan_solver
+from ghostdb.solvers import SOLVER_VERSION, safety, solve
 from ghostdb.solvers.puzzles import puzzles as find_puzzles
-from ghostdb.store import memory
+from ghostdb.store import bulk, memory
 from ghostdb.store import queries as q
 from ghostdb.store.db import WriterBusy, serialise, writing
 from ghostdb.store.dictionaries import dictionary_row
-from ghostdb.store.schema import PLAN_FIELDS, positions, solutions
+from ghostdb.store.schema import positions, solutions
 
 # (stage, units done so far, total units) for progress bars.  Stages, in order: "build",
 # "solve", "write" (the position rows, with their plans), "publish", "keep" (the
 # whole-solution answers, see ghostdb.store.kept).
 ProgressFn = Callable[[str, int, int], None]
-
-CHUNK_ROWS = 50_000
 
 
 @dataclass(frozen=True)
@@ -131,7 +127,7 @@ class _Solved:
     """A job's computed results, ready to write."""
 
     graph: PositionGraph
-    rows: Rows
+    rows: bulk.Rows
     reachable_count: int
     has_plans: bool
     census: list[list[Any]]
@@ -269,7 +265,7 @@ def _compute(game: Game, subject: _Subject, progress: ProgressFn | None) -> _Sol
     # is written (`_chunks`).
     return _Solved(
         graph,
-        _rows(graph, values, game.keeps_plans, safe),
+        bulk.position_rows(graph, values, game.keeps_plans, safe),
         int(values.reachable.sum()),
         game.keeps_plans,
         census(graph.level, values.value, values.reachable),
@@ -360,7 +356,7 @@ def _publish(
         _check_current(conn, name, subject.dictionary_id, subject.words_sha, job_id)
         if job_id is None:
             job_id = q.insert_job(conn, **job)
-        _write(conn, solved.rows, solved.graph.size, job_id, progress)
+        bulk.write_rows(conn, solved.rows, solved.graph.size, job_id, progress)
         if progress:
             progress("publish", 0, 1)
         serialise(conn, solutions)  # publishers take turns
@@ -460,45 +456,6 @@ def _solution_info(row: Any, interrupted: bool) -> SolutionInfo:
     )
 
 
-def _write(conn: Any, rows: Rows, n: int, job_id: int, progress: ProgressFn | None) -> None:
-    """The ``n`` position rows, a chunk at a time."""
-    written = 0
-    chunks = _chunks(*rows, n, job_id)
-    if conn.dialect.name == "sqlite":
-        chunks = _ahead(chunks)
-    # Closed however the loop ends, so that a failed or interrupted write lets its worker
-    # go at once rather than whenever the generator is collected.
-    with closing(chunks):
-        for names, chunk in chunks:
-            q.bulk_insert(conn, positions, names, chunk)
-            written += len(chunk)
-            if progress:
-                progress("write", written, n)
-
-
-def _ahead(chunks: Generator[Chunk, None, None]) -> Generator[Chunk, None, None]:
-    """``chunks``, each made and bound (`q.Columns.prepared`) in a worker thread while
-    the caller writes the one before.  SQLite works without the GIL, and making a chunk's
-    values in Python is a fifth of a write: the two overlap on a second core."""
-
-    def make() -> Chunk | None:
-        found = next(chunks, None)
-        if found is not None:
-            found[1].prepared()
-        return found
-
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(1, thread_name_prefix="ghostdb-write") as worker:
-        coming = worker.submit(make)
-        try:
-            while (found := coming.result()) is not None:
-                coming = worker.submit(make)
-                yield found
-        finally:
-            coming.cancel()  # not started yet: never started
-
-
 def _check_current(
     conn: Any, name: str, dictionary_id: int | None, words_sha: str | None, job_id: int | None
 ) -> None:
@@ -550,98 +507,3 @@ def _fail_on_sigterm() -> Callable[[], None]:
     except ValueError:  # not the main thread: leave signals alone
         return lambda: None
     return lambda: signal.signal(signal.SIGTERM, previous)
-
-
-Rows = tuple[tuple[str, ...], list[Any]]
-"""The position rows to write: (column names, columns); see `_part` for what a column may
-be."""
-Chunk = tuple[tuple[str, ...], "q.Columns"]
-"""Some of those rows as written: (column names, the solution's id first, their values)."""
-
-
-def _rows(
-    graph: PositionGraph,
-    v: Values,
-    keeps_plans: bool,
-    safe: np.ndarray | None = None,
-) -> Rows:
-    """The position rows in key order, column by column (the solution's id, not known
-    yet, is added by `_chunks`), with their plans where the game keeps plans.
-
-    Columns stay numpy arrays and packed keys until `_chunks` makes each chunk's Python
-    values: whole-table lists of every column were most of a solve's peak memory.  The
-    plans are worked out here, before the write lock is taken: the workers of `solve
-    --all --jobs N` take turns with SQLite's one writer, and a worker working out its
-    plans with the lock held would keep the others waiting.
-    """
-    keys = graph.keys
-    best = best_plays(graph, v.best)
-    position_columns = {
-        "level": graph.level,
-        "fragment": keys,
-        "reachable": v.reachable,
-        "outcome": v.value,
-        "game_length": _nullable(v.length),
-        "best_play": _nullable(best),
-        "safe_seats": safe,
-        "label": graph.labels,
-    }
-    # A column that is NULL in every row (two players, no labels: all of plain Ghost) is
-    # left out of the INSERT: binding it costs as much as a real column.
-    written = tuple(k for k, c in position_columns.items() if c is not None)
-    columns = [position_columns[k] for k in written]
-    if keeps_plans:
-        written += PLAN_FIELDS
-        columns += _plan_columns(graph, v)
-    return written, columns
-
-
-def _plan_columns(graph: PositionGraph, v: Values) -> list[Any]:
-    """The plan columns (`PLAN_FIELDS`) of every position, NULL (masked) where it is not
-    reachable: the plans' own arrays, masked, not copies.  The plan solver's temporaries
-    are handed back to the system before the rows are made."""
-    p = plan_solver.solve(graph, v)
-    memory.give_back()
-    unreachable = ~v.reachable
-    # The move as a play number, first: `best_plays`' temporaries are a SuperDuperGhost
-    # solve's peak if the rank columns below are already made.
-    play = best_plays(graph, p.plan)
-    found = {
-        "plan_play": np.ma.masked_array(play, mask=unreachable | (play < 0)),
-        "waiter_lossiness": np.ma.masked_array(p.waiter_lossiness, mask=unreachable),
-        "waiter_outcomes": np.ma.masked_array(p.waiter_outcomes, mask=unreachable),
-        "waiter_letters": np.ma.masked_array(p.waiter_letters, mask=unreachable),
-    }
-    del p, play
-    memory.give_back()
-    return [found[k] for k in PLAN_FIELDS]
-
-
-def _nullable(column: np.ndarray) -> np.ndarray:
-    """A column whose negative values (no length, no best move) are written as NULL:
-    masked, as `_part` reads it."""
-    if not (column < 0).any():
-        return column
-    return np.ma.masked_array(column, mask=column < 0)
-
-
-def _part(column: Any, lo: int, hi: int) -> Any:
-    """Rows ``lo:hi`` of a column as `ghostdb.store.queries.Columns` takes them: a numpy
-    array's slice (a masked array's masked entries are NULL), a list's or keys' slice;
-    anything else (a string, a number, None) is one value for every row."""
-    if isinstance(column, np.ndarray):
-        return column[lo:hi]  # `ghostdb.store.queries.Columns` binds it
-    if column is None or isinstance(column, str | int | float | bytes):
-        return column
-    return column[lo:hi]
-
-
-def _chunks(
-    names: tuple[str, ...], columns: list[Any], n: int, job_id: int
-) -> Generator[Chunk, None, None]:
-    """The ``n`` rows in chunks, for progress and memory, with the solution's id: each
-    chunk's Python values are made here, as it is written."""
-    for lo in range(0, n, CHUNK_ROWS):
-        hi = min(lo + CHUNK_ROWS, n)
-        part = [job_id, *(_part(c, lo, hi) for c in columns)]
-        yield ("solution_id", *names), q.Columns(hi - lo, part)
