@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import OWN_WORDLISTS, dump, run
 
-from ghostdb import wordlists
+from ghostdb import wordfiles, wordlists
 from ghostdb.errors import WordListError
 
 
@@ -144,7 +144,7 @@ def test_a_nul_byte_anywhere_makes_a_binary_file(tmp_path: Path) -> None:
 def test_a_file_over_the_size_cap_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(wordlists, "MAX_FILE_BYTES", 10_000)
+    monkeypatch.setattr(wordfiles, "MAX_FILE_BYTES", 10_000)
     assert load_text(tmp_path, b"cat\n" * 2_500).words == ("cat",)
     with pytest.raises(WordListError, match=r"larger than 0\.01 MB"):
         load_text(tmp_path, b"cat\n" * 2_501)
@@ -333,7 +333,7 @@ def test_cli_ingest_errors_are_one_line_and_change_nothing(
     message: str,
 ) -> None:
     if "{big}" in args:
-        monkeypatch.setattr(wordlists, "MAX_FILE_BYTES", 10_000)
+        monkeypatch.setattr(wordfiles, "MAX_FILE_BYTES", 10_000)
     args = tuple(a.format_map(bad_inputs) for a in args)
     before = dump(five)
     started = time.monotonic()
