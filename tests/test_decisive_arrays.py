@@ -1,5 +1,5 @@
 """Decisive words from arrays: plain Ghost's fragments read as fixed-width keys
-(`ghostdb.games.ghost.decisive.Fragments`) give the answers the strings gave, whatever
+(`ghostdb.games.ghost.fragments.Fragments`) give the answers the strings gave, whatever
 the alphabet's size and however the rows are read; and a solution too large for the
 memory at hand is refused in one line before anything is read or written."""
 
@@ -52,7 +52,7 @@ def test_keys_of_two_bytes_decide_as_keys_of_one(
     from keys of one, on random lists (those of tests/test_decisive.py)."""
     from test_decisive import random_case
 
-    from ghostdb.games.ghost import decisive as module
+    from ghostdb.games.ghost import fragments as module
 
     words, pool, rules = random_case(seed)
     game = [w for w in words if len(w) >= rules.min_length]

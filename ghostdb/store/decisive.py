@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
     from ghostdb.games.base import RuleSet
-    from ghostdb.games.ghost.decisive import Fragments
+    from ghostdb.games.ghost.fragments import Fragments
     from ghostdb.reports import DecisiveWords, WhyDiffer
     from ghostdb.store.solution import Solution
     from ghostdb.store.store import Store
@@ -409,7 +409,7 @@ def read_fragments(conn: Connection, solution_id: int, alphabet: str) -> Fragmen
     and one of outcome digits: no Python object a row."""
     import numpy as np
 
-    from ghostdb.games.ghost.decisive import Encoder, Fragments
+    from ghostdb.games.ghost.fragments import Encoder, Fragments
 
     code = Encoder(alphabet)
     won_code = np.array([name == "win" for name in VALUE_NAMES] + [False] * 6)
@@ -430,7 +430,7 @@ def _read_level(
     """The sorted keys and values of the fragments of ``n`` letters, or None if none."""
     import numpy as np
 
-    from ghostdb.games.ghost.decisive import _flat, decode
+    from ghostdb.games.ghost.fragments import _flat, decode
 
     sqlite = conn.dialect.name == "sqlite"
     keys, won = [], []
