@@ -12,7 +12,7 @@ import pytest
 
 from ghostdb.games.base import KeyList, PositionGraph
 from ghostdb.games.ghost import GhostGame
-from ghostdb.games.ghost.graph import PackedKeys, _decode, _encode, _sort_strings
+from ghostdb.games.ghost.letters import PackedKeys, _decode, _encode, _sort_strings
 from ghostdb.games.ghost.rules import Rules, Variant
 from ghostdb.store import bulk
 from ghostdb.store.bulk import chunks, part
