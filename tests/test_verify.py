@@ -89,12 +89,13 @@ def test_a_clean_word_game_is_read_packed_not_row_by_row(
 ) -> None:
     """On SQLite the rows of a word game without labels are read packed by SQL, not made
     Python tuples one by one (gigabytes for millions of rows)."""
-    from ghostdb.store import verify
+    from ghostdb.store import verify, verify_base, verify_plans
 
     def by_rows(*args: object) -> None:
         raise AssertionError("read row by row")
 
-    monkeypatch.setattr(verify, "stored_positions", by_rows)
+    monkeypatch.setattr(verify_base, "stored_positions", by_rows)
+    monkeypatch.setattr(verify_plans, "stored_plans", by_rows)
     monkeypatch.setattr(verify, "stored_plans", by_rows)
     found = verdicts(solved, "ca", variant=Variant.SUPER)
     assert [v.ok for v in found] == [True] and found[0].plans > 1000
@@ -481,7 +482,7 @@ def test_keys_are_compared_with_the_packed_rows_a_piece_at_a_time(
     import numpy as np
 
     from ghostdb.games.base import KeyList
-    from ghostdb.store import verify
+    from ghostdb.store import verify_base as verify
 
     monkeypatch.setattr(verify, "_KEYS_A_PIECE", piece)
     keys = KeyList(["", "a", "ab", "abc", "b", "ba", "bab"])
