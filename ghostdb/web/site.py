@@ -94,6 +94,9 @@ def _build(store: Store, into: Path, chosen: list[tuple[str, RuleSet]]) -> list[
     static = resources.files("ghostdb.web") / "static"
     for file in (*PAGE_FILES, "pack.js", "offline.js"):
         (into / file).write_bytes((static / file).read_bytes())
+    (into / "boards").mkdir()
+    for board in (static / "boards").iterdir():  # each board drawing, as the page loads it
+        (into / "boards" / board.name).write_bytes(board.read_bytes())
     (into / "index.html").write_text(_page((static / "index.html").read_text("utf-8")), "utf-8")
     exported = []
     for name, rules in chosen:
@@ -140,13 +143,12 @@ def _page(html: str) -> str:
     meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
     for old, new in (
         ('<meta charset="utf-8">\n', '<meta charset="utf-8">\n' + meta),
-        ('href="/static/app.css"', 'href="app.css"'),
         ('<script src="/static/app.js" defer></script>\n', scripts + own),
     ):
         if old not in html:  # the page changed: this copy would load the wrong files
             raise RuntimeError(f"the page has no {old.strip()!r} to point at the copy")
         html = html.replace(old, new)
-    return html
+    return html.replace('="/static/', '="')  # the page's files, beside it
 
 
 def site_catalogue(store: Store, exported: list[Exported]) -> dict[str, Any]:
