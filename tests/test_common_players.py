@@ -259,3 +259,37 @@ def test_the_trap_player_picks_the_rarest_refutation(solved_enable1: Store) -> N
                 assert rank(play) == min(map(rank, pos.plays)), (pos.fragment, turn.move)
                 checked += 1
     assert checked >= 6
+
+
+@pytest.mark.parametrize("seat", ["common:2000", "trap"])
+def test_the_seats_in_a_terminal(db: Path, seat: str) -> None:
+    import os
+
+    import pexpect
+
+    child = pexpect.spawn(
+        sys.executable,
+        [
+            "-m",
+            "ghostdb",
+            "play",
+            "enable1",
+            "--players",
+            f"human,{seat}",
+            "--seed",
+            "1",
+            "--db",
+            str(db),
+        ],
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        encoding="utf-8",
+        timeout=30,
+    )
+    child.expect("player 0> ")
+    child.sendline("q")
+    child.expect(rf"player 1 \({seat}\) plays (\S+):")
+    child.expect("player 0> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
