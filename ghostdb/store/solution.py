@@ -9,7 +9,7 @@ process publishes a new solution of the same rule set.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ghostdb.errors import BadMove, DeadFragment
@@ -192,22 +192,30 @@ class Solution:
         rng: random.Random | None = None,
     ) -> Match:
         """A match from the start; ``players`` names each seat (see `ghostdb.play.engine`)."""
+        return self._matches(players)(rng or random.Random(seed))
+
+    def _matches(self, players: str | Sequence[str]) -> Callable[[random.Random], Match]:
+        """Matches from the start between ``players`` (checked now, the start read and any
+        common player's vocabulary made once), one for each random generator given."""
         from ghostdb.play.engine import Match, parse_players
 
         seats = parse_players(players)
         start = self.lookup()
-        rng = rng or random.Random(seed)
         self.vocabularies(seats)  # made now: a bad seat is refused before the first move
-        return Match(
-            self.lookup,
-            self.name,
-            self.rules,
-            self.game,
-            seats,
-            rng,
-            start,
-            chooser=self.choose,
-        )
+
+        def new_match(rng: random.Random) -> Match:
+            return Match(
+                self.lookup,
+                self.name,
+                self.rules,
+                self.game,
+                seats,
+                rng,
+                start,
+                chooser=self.choose,
+            )
+
+        return new_match
 
     def against(self, position: Position, seat: str) -> dict[str, Any]:
         """Each move at ``position`` valued against the ``common:N`` player ``seat``, who
@@ -302,22 +310,7 @@ class Solution:
         seed: int | None = None,
     ) -> SelfPlay:
         """``games`` games between computer players, tallied."""
-        from ghostdb.play.engine import Match, parse_players, selfplay
+        from ghostdb.play.engine import parse_players, selfplay
 
         seats = parse_players(players)
-        start = self.lookup()
-        self.vocabularies(seats)  # made now: a bad seat is refused before the first move
-
-        def new_match(rng: random.Random) -> Match:
-            return Match(
-                self.lookup,
-                self.name,
-                self.rules,
-                self.game,
-                seats,
-                rng,
-                start,
-                chooser=self.choose,
-            )
-
-        return selfplay(new_match, self.name, self.rules, seats, games, seed)
+        return selfplay(self._matches(seats), self.name, self.rules, seats, games, seed)
