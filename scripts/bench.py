@@ -61,6 +61,7 @@ import json
 import os
 import platform
 import re
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -143,6 +144,10 @@ def rate(x: float) -> str:
 
 def times(x: float) -> str:
     return f"{x:.2f}x"
+
+
+def pct(x: float) -> str:
+    return f"{x:.1%}"
 
 
 def at_most(
@@ -787,7 +792,52 @@ def learning(bench: Bench) -> list[Row]:
     )
     rows.append(at_most("a puzzle over the API", data["puzzle"], 0.005, ms, "median"))
     rows.append(at_most("common:50000 player, made the first time", data["common"], 1.0, secs))
+    against = ghostdb("lookup", name, "q", "--against", "common:50000", "--db", db)
+    with sqlite3.connect(db) as conn:  # the ranking the API child kept: gone again
+        conn.execute("DELETE FROM kept_answers WHERE question = 'common words'")
+    first = run(against).seconds  # ranks the words and keeps them
+    then = statistics.median(run(against).seconds for _ in range(3))
+    rows.append(
+        at_most(
+            "lookup --against common:50000, fresh process, from the store",
+            then,
+            first,
+            secs,
+            f"the first (ranked and kept) took {secs(first)}",
+        )
+    )
+    for length in (3, 4):
+        data, _ = child("puzzle_share", str(bench.wordlist), str(length))
+        note = f"{ms(data['puzzles'])} of the solve job's {secs(data['solve'])}"
+        rows.append(
+            at_most(
+                f"puzzles found, Ghost/{length}: share of the solve", data["share"], 0.1, pct, note
+            )
+        )
     return rows
+
+
+def task_puzzle_share(wordlist: str, min_length: str) -> dict[str, float]:
+    """A solve job of Ghost/N on a fresh store: its seconds, and those its puzzles took
+    (found with word frequencies, kept with them)."""
+    import tempfile
+
+    from sqlalchemy import select
+
+    from ghostdb import Rules, open_store
+    from ghostdb.store.puzzles import PUZZLES
+    from ghostdb.store.schema import kept_answers
+
+    with tempfile.TemporaryDirectory() as folder, open_store(f"{folder}/s.db") as store:
+        name = store.ingest(Path(wordlist)).dictionary.name
+        solved = store.solve(name, Rules(min_length=int(min_length)))
+        with store.engine.connect() as conn:
+            taken = conn.execute(
+                select(kept_answers.c.seconds).where(
+                    kept_answers.c.solution_id == solved.job_id, kept_answers.c.question == PUZZLES
+                )
+            ).scalar_one()
+    return {"solve": solved.seconds, "puzzles": taken, "share": taken / solved.seconds}
 
 
 def _a_whole_game(wordlist: Path) -> list[str]:
@@ -1551,6 +1601,7 @@ TASKS: dict[str, Callable[..., dict[str, Any]]] = {
     "pack_shares": task_pack_shares,
     "site_first_move": task_site_first_move,
     "learning_api": task_learning_api,
+    "puzzle_share": task_puzzle_share,
 }
 
 

@@ -20,11 +20,14 @@ from brute import brute_force
 from conftest import run, write_list
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import create_engine, delete, select, update
 
 from ghostdb import Rules, Store, open_store
 from ghostdb.errors import BadMove
 from ghostdb.games.registry import game_of
-from ghostdb.play.vocabulary import choose_known, common_words, solve_vocabulary
+from ghostdb.play.vocabulary import choose_known, common_words, solve_vocabulary, word_zipfs
+from ghostdb.store.schema import kept_answers
+from ghostdb.store.vocabularies import COMMON_WORDS, KEPT_AT_LEAST
 
 wordfreq = pytest.importorskip("wordfreq", reason="needs wordfreq: pip install 'ghostdb[freq]'")
 
@@ -134,6 +137,19 @@ def test_common_words_are_the_dictionarys_most_frequent() -> None:
         common_words(["the"], "tlh", 5)
 
 
+def test_frequencies_read_from_the_list_are_wordfreqs(enable1: Path) -> None:
+    """`word_zipfs` reads wordfreq's list itself (for puzzles' difficulty): each word's
+    figure is wordfreq's own, in English and in a language with diacritics."""
+    words = random.Random(5).sample(enable1.read_text(encoding="utf-8").split(), 3000)
+    polish = ["dom", "żółw", "źdźbło", "gęślą", "zzzyx", "chrząszcz"]
+    for language, sample in (("en", words), ("pl", polish), ("en-GB", ["colour"])):
+        zipfs = word_zipfs(language)
+        assert zipfs is not None
+        tag = language.split("-")[0]
+        assert zipfs(sample) == {w: wordfreq.zipf_frequency(w, tag) for w in sample}
+    assert word_zipfs("tlh") is None
+
+
 def test_without_wordfreq_the_seat_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "wordfreq", None)
     with pytest.raises(BadMove, match=r"pip install 'ghostdb\[freq\]'"):
@@ -212,6 +228,37 @@ def test_play_and_selfplay_take_the_seat(db: Path) -> None:
         assert code == 1 and said in err and err.count("\n") == 1, err
     code, _, err = run("selfplay", "tictactoe", "--players", "common:20,optimal", db=db)
     assert code == 1 and "no word game" in err and err.count("\n") == 1
+
+
+def test_the_ranking_is_kept_once_and_verify_checks_it(db: Path) -> None:
+    """The first common player ranks the dictionary's words and keeps at least 50,000;
+    a later process (any N up to that) reads them; `verify` ranks again and compares,
+    and finds a tampered ranking."""
+    engine = create_engine(f"sqlite:///{db}")
+    question = kept_answers.c.question == COMMON_WORDS
+    with engine.begin() as conn:
+        conn.execute(delete(kept_answers).where(question))
+    assert run("lookup", "enable1", "q", "--against", "common:2000", db=db)[0] == 0
+    with engine.connect() as conn:
+        body = json.loads(conn.execute(select(kept_answers.c.body).where(question)).scalar_one())
+    assert len(body["words"]) == KEPT_AT_LEAST and not body["all"]
+    assert body["words"][:3] == ["the", "and", "for"]
+    with open_store(str(db)) as store:  # read back: the kept words, not a new ranking
+        solution = store.solution("enable1")
+        with engine.begin() as conn:
+            conn.execute(
+                update(kept_answers)
+                .where(question)
+                .values(body=json.dumps({"words": ["zzz", *body["words"][1:]], "all": False}))
+            )
+        assert solution.vocabularies(["common:3"])["common:3"].words == ("zzz", "and", "for")
+    code, out, err = run("verify", "enable1", db=db)
+    assert code == 1 and "kept common words of enable1 ghost/3 differ" in out + err
+    with engine.begin() as conn:
+        conn.execute(update(kept_answers).where(question).values(body=json.dumps(body)))
+    engine.dispose()
+    code, out, err = run("verify", "enable1", db=db)
+    assert code == 0, out + err
 
 
 def test_lookup_against_a_common_player(db: Path) -> None:

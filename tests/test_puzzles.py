@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+import wordfreq
 from brute import brute_force
 from conftest import run, write_list
 from hypothesis import HealthCheck, given, settings
@@ -26,7 +27,7 @@ from hypothesis import strategies as st
 from ghostdb import Rules, Store, open_store
 from ghostdb.games.ghost.rules import Variant
 from ghostdb.solvers.puzzles import DIFFICULTIES, KEPT, difficulty
-from ghostdb.store.puzzles import counts, kept_puzzles
+from ghostdb.store.puzzles import counts, kept_puzzles, line_end
 
 
 @pytest.mark.parametrize("length", [3, 4])
@@ -44,9 +45,56 @@ def test_every_kept_enable_puzzle_has_exactly_one_winning_move(
         assert pos.outcome.value == "win" and pos.game_length == moves_left
         assert [p.wins for p in pos.plays].count(True) == 1, key
         assert len(pos.plays) - 1 == others >= 1
-        assert level == difficulty(moves_left, others)
+        answer = next(p for p in pos.plays if p.wins)
+        word = line_end(solution, answer)  # what the page shows as the deciding word
+        assert word is not None and word.startswith(key), key
+        assert level == difficulty(moves_left, others, wordfreq.zipf_frequency(word, "en"))
     found = counts(solution)
     assert sum(found.values()) == len(body["puzzles"]) and set(found) == set(DIFFICULTIES)
+
+
+def test_the_manuals_puzzle_counts_are_enables(solved_enable1: Store) -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    for length in (3, 4):
+        solution = solved_enable1.solution("enable1", Rules(min_length=length))
+        found = counts(solution)
+        row = (
+            f"| Ghost, words of {length}+ | {kept_puzzles(solution)['count']:,} | "
+            + " | ".join(f"{found[level]:,}" for level in DIFFICULTIES)
+            + " |"
+        )
+        assert row in readme
+
+
+@pytest.mark.parametrize(("variant", "language"), [(Variant.ANAGRAM, "en"), (Variant.GHOST, "tlh")])
+def test_without_words_to_weigh_the_difficulty_is_the_lines(
+    tmp_path: Path, variant: Variant, language: str
+) -> None:
+    """Anagram's final keys are sorted letters, not words; wordfreq ranks no Klingon:
+    either way a puzzle's difficulty is its line's alone."""
+    rules = Rules(variant=variant, min_length=3)
+    words = "cart care cast cat tact tax taxi tear tent test text trace react"
+    with open_store(str(tmp_path / "g.db")) as store:
+        store.ingest(write_list(tmp_path, words, "small"), language=language)
+        store.solve("small", rules)
+        body = kept_puzzles(store.solution("small", rules))
+    assert body["puzzles"]
+    assert all(level == difficulty(n, others) for _, n, others, level in body["puzzles"])
+
+
+def test_a_deciding_words_frequency_moves_the_difficulty_one_step() -> None:
+    assert [difficulty(n, 1) for n in (1, 3, 4, 6, 7)] == ["easy"] * 2 + ["medium"] * 2 + ["hard"]
+    assert difficulty(5, 8) == "hard" and difficulty(5, 7) == "medium"
+    # rare (or unknown to wordfreq): one harder; common: one easier; never past the ends
+    assert [difficulty(3, 1, z) for z in (0.0, 0.99, 1.0, 2.99, 3.0)] == [
+        "medium",
+        "medium",
+        "easy",
+        "easy",
+        "easy",
+    ]
+    assert [difficulty(5, 1, z) for z in (0.0, 2.0, 5.0)] == ["hard", "medium", "easy"]
+    assert difficulty(9, 1, 0.0) == "hard" and difficulty(9, 1, 6.0) == "medium"
 
 
 @settings(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Annotated, Any, NoReturn, TypeVar
@@ -262,6 +262,15 @@ def kept_answer(db: str | None, ask: Callable[[Store], T]) -> T:
             pass
     with store_for(db, write=True) as store:
         return ask(store)
+
+
+def keep_common_words(db: str | None, name: str, rules: Any, seats: Sequence[str]) -> None:
+    """Before a game with ``common:N`` seats: the dictionary's words ranked by frequency
+    once and kept (the store opened for writing only when they are not kept yet)."""
+    from ghostdb.play.vocabulary import vocabulary_size
+
+    if any(vocabulary_size(s) for s in seats):
+        kept_answer(db, lambda store: store.solution(name, rules).rank_common_words(seats))
 
 
 def emit(text: str) -> None:

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from ghostdb.cli.group import app, emit, fail, kept_answer, store_for
+from ghostdb.cli.group import app, emit, fail, keep_common_words, kept_answer, store_for
 from ghostdb.cli.options import DbOption, Json, Name, RuleOptions, rules_of, with_rule_options
 
 
@@ -43,6 +43,8 @@ def lookup(
     from ghostdb.text.common import to_json
 
     chosen = rules_of(name, rule_options)
+    if against is not None:
+        keep_common_words(db, name, chosen, [against])
     with store_for(db) as store:
         solution = store.solution(name, chosen)
         pos = solution.lookup(fragment)

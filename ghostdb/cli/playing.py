@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ghostdb.cli.group import app, emit, fail, store_for
+from ghostdb.cli.group import app, emit, fail, keep_common_words, store_for
 from ghostdb.cli.options import DbOption, Json, Name, RuleOptions, rules_of, with_rule_options
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ def play(
     from ghostdb.text.matches import replay
 
     seats, chosen = _seats_and_rules(name, players, rule_options)
+    keep_common_words(db, name, chosen, seats)
     with store_for(db) as store:
         game = store.solution(name, chosen).new_game(seats, seed)
         if moves is None:
@@ -201,6 +202,7 @@ def selfplay(
     from ghostdb.text.common import to_json
 
     seats, chosen = _seats_and_rules(name, players, rule_options)
+    keep_common_words(db, name, chosen, seats)
     with store_for(db) as store:
         report = store.solution(name, chosen).selfplay(seats, games, seed)
     emit(to_json(report.as_dict()) if json else matches.selfplay(report))

@@ -335,6 +335,12 @@ class Game(ABC):
         return self.word_game and self.rules.players == 2
 
     @property
+    def keys_are_words(self) -> bool:
+        """A final position's key is the word it completes (a word game's, as a rule):
+        what a puzzle's deciding word and the ``trap`` player weigh by frequency."""
+        return self.word_game
+
+    @property
     def plan_unit(self) -> str:
         """What one outcome of a plan is, as reports name it."""
         return "word"

@@ -52,6 +52,7 @@ def check_kept(
     published solution's handle by id (None: not published).  Returns how many answers
     were checked and what disagrees."""
     from ghostdb.store.puzzles import PUZZLES, check_puzzles
+    from ghostdb.store.vocabularies import COMMON_WORDS, check_common_words
 
     with engine.connect() as conn:
         answers = kept.stored(conn, solution_id, checked)
@@ -72,6 +73,10 @@ def check_kept(
         elif key.question == PUZZLES:  # found over the solve's arrays: each one checked
             assert here is not None
             problems += check_puzzles(here, body)
+            continue
+        elif key.question == COMMON_WORDS:  # ranked by wordfreq, not from the positions
+            assert here is not None
+            problems += check_common_words(here, body)
             continue
         else:
             assert here is not None

@@ -12,11 +12,12 @@ next solve), and its rows never become visible.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import signal
 import socket
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,6 +116,8 @@ class _Subject:
     dictionary_id: int | None = None
     words_sha: str | None = None
     alphabet: str = ""
+    language: str = ""
+    """The language tag given at ingest ('' for none: English): puzzles weigh words by it."""
     words: SortedWords | None = None
     """Let go by `_compute` once the graph is built: a big list's strings are hundreds of
     megabytes that the solve and the write do not need."""
@@ -132,8 +135,9 @@ class _Solved:
     has_plans: bool
     census: list[list[Any]]
     """Positions by level and outcome (`ghostdb.store.reports.Census`), kept at publish."""
-    puzzles: dict[str, Any] | None = None
-    """Two players: the solution's puzzles (`ghostdb.solvers.puzzles`), kept at publish."""
+    puzzles: tuple[dict[str, Any], float] | None = None
+    """Two players: the solution's puzzles (`ghostdb.solvers.puzzles`) and the seconds
+    finding them took, kept at publish."""
 
 
 def run_solve(
@@ -220,6 +224,8 @@ def _read_subject(engine: Engine, name: str, rules: RuleSet, force: bool) -> _Su
             subject.dictionary_id = dictionary.id
             subject.words_sha = dictionary.sha256
             subject.alphabet = dictionary.alphabet
+            options = json.loads(dictionary.report).get("options") or {}
+            subject.language = options.get("language") or ""
         subject.existing = q.published_solution(conn, game.name, subject.dictionary_id, rules.key)
         if subject.dictionary_id is not None and (subject.existing is None or force):
             subject.words = SortedWords(
@@ -241,6 +247,7 @@ def _compute(game: Game, subject: _Subject, progress: ProgressFn | None) -> _Sol
     keeps them) and gather every column to write."""
     if progress:
         progress("build", 0, 1)
+    zipfs = _zipfs(game, subject)  # read meanwhile, for the puzzles
     words, subject.words = subject.words, None
     graph = game.build(words)
     del words
@@ -261,6 +268,11 @@ def _compute(game: Game, subject: _Subject, progress: ProgressFn | None) -> _Sol
         tick(graph.size)
     else:
         values = solve(graph, tick)
+    puzzles = None
+    if safe is None:
+        started = time.perf_counter()
+        found = find_puzzles(graph, values, zipfs)
+        puzzles = (found, time.perf_counter() - started)
     # The columns' sources are gathered here; each chunk's Python values are made as it
     # is written (`_chunks`).
     return _Solved(
@@ -269,8 +281,16 @@ def _compute(game: Game, subject: _Subject, progress: ProgressFn | None) -> _Sol
         int(values.reachable.sum()),
         game.keeps_plans,
         census(graph.level, values.value, values.reachable),
-        None if safe is not None else find_puzzles(graph, values),
+        puzzles,
     )
+
+
+def _zipfs(game: Game, subject: _Subject) -> Callable[[Collection[str]], dict[str, float]] | None:
+    """How common words are, for puzzles' difficulty: a game whose final keys are words,
+    in a language wordfreq ranks (see `ghostdb.solvers.puzzles`)."""
+    from ghostdb.play.vocabulary import word_zipfs
+
+    return word_zipfs(subject.language) if game.keys_are_words else None
 
 
 def census(level: np.ndarray, value: np.ndarray, reachable: np.ndarray) -> list[list[Any]]:
@@ -293,7 +313,7 @@ def _keep(
     solution_id: int,
     counted: list[list[Any]] | None,
     progress: ProgressFn | None,
-    puzzles: dict[str, Any] | None = None,
+    puzzles: tuple[dict[str, Any], float] | None = None,
 ) -> None:
     """Keep the whole-solution answers of solution ``solution_id``, just published (see
     `ghostdb.store.kept`), read back through a handle on it as any reader would.  One

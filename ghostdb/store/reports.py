@@ -266,17 +266,19 @@ def work_out_openings(solution: Solution) -> list[list[Any]]:
 
 
 def keep_solution(
-    solution: Solution, census: Census | None = None, puzzles: dict[str, Any] | None = None
+    solution: Solution,
+    census: Census | None = None,
+    puzzles: tuple[dict[str, Any], float] | None = None,
 ) -> float:
     """Work out every answer kept about one solution and keep them in one transaction
     (a solve job calls this as soon as it has published, with the census and puzzles it
-    found over its arrays); returns the seconds taken."""
+    found over its arrays, and the seconds they took); returns the seconds taken."""
     from ghostdb.store.puzzles import PUZZLES
 
     started = time.perf_counter()
     answers: dict[Key, tuple[Any, float]] = {}
     if puzzles is not None:
-        answers[Key(solution.id, PUZZLES)] = (puzzles, 0.0)
+        answers[Key(solution.id, PUZZLES)] = puzzles
     plans = None
     if solution.game.keeps_plans:
         from ghostdb.store import walks

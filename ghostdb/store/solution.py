@@ -272,22 +272,30 @@ class Solution:
 
     def vocabularies(self, seats: Sequence[str]) -> dict[str, Vocabulary]:
         """Each ``common:N`` seat's vocabulary: the dictionary's N most common game words
-        (wordfreq, in the dictionary's language; English if none was given at ingest),
-        the game over them solved (see `ghostdb.play.vocabulary`)."""
-        from ghostdb.play.vocabulary import common_words, vocabulary, vocabulary_size
+        (wordfreq, in the dictionary's language; English if none was given at ingest;
+        ranked once and kept: `ghostdb.store.vocabularies`), the game over them solved
+        (see `ghostdb.play.vocabulary`)."""
+        from ghostdb.play.vocabulary import vocabulary, vocabulary_size
+        from ghostdb.store.vocabularies import common_words
 
         wanted = {s: n for s in seats if (n := vocabulary_size(s)) and s not in self._known}
         if not wanted:
             return {s: self._known[s] for s in seats if s in self._known}
         if not self.game.word_game:
             raise BadMove(f"a common:N player knows words: {self.name} is no word game")
-        from ghostdb.store import dictionaries
-
-        language = self.language()
-        words = dictionaries.words(self.engine, self.name, self.rules.min_length)
         for seat, n in wanted.items():
-            self._known[seat] = vocabulary(self.game, tuple(common_words(words, language, n)))
+            self._known[seat] = vocabulary(self.game, tuple(common_words(self, n)))
         return {s: self._known[s] for s in seats if s in self._known}
+
+    def rank_common_words(self, seats: Sequence[str]) -> None:
+        """Rank and keep the words the ``common:N`` seats know, if they are not kept yet
+        (NotWorkedOut from a store that may not write: see `ghostdb.store.vocabularies`)."""
+        from ghostdb.play.vocabulary import vocabulary_size
+        from ghostdb.store.vocabularies import common_words
+
+        sizes = [n for s in seats if (n := vocabulary_size(s))]
+        if sizes and self.game.word_game:
+            common_words(self, max(sizes), compute=False)
 
     def puzzle(self, difficulty: str | None = None, seed: int | None = None) -> dict[str, Any]:
         """A kept puzzle: a position where the mover has exactly one winning move (see

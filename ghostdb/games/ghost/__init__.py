@@ -199,6 +199,10 @@ class GhostGame(Game):
             graph = builders.build_graph(words, self.rules)
         return _in_storage_order(graph, LOSS if self.rules.misere else WIN)
 
+    @property
+    def keys_are_words(self) -> bool:
+        return self.rules.variant is not Variant.ANAGRAM  # Anagram's keys: sorted letters
+
     def start(self) -> str:
         return ""
 
