@@ -22,7 +22,7 @@ as UTF-8 bytes), column by column so that DEFLATE finds each column's repeats, t
 columns of fixed width so that a probe reads one position without decoding the rest::
 
     varint n
-    keys, front-coded as three columns (every 32nd key, a *restart*, whole: it drops
+    keys, front-coded as three columns (every 128th key, a *restart*, whole: it drops
     all of the key before, so that a probe searches the restarts and decodes one run):
         n varints: the bytes of the key before that this key drops (0 for the first)
         n varints: the length of the rest, the bytes this key adds
@@ -101,7 +101,8 @@ class BlockEntry(NamedTuple):
     length: int
     count: int
     sha256: bytes
-    first: str
+    first: bytes
+    """The block's first key, UTF-8 (as the keys are compared)."""
 
 
 # -- varints -----------------------------------------------------------------------------
@@ -182,9 +183,10 @@ def _put_u16(out: bytearray, numbers: list[int], what: str, most: int) -> None:
 
 class Block:
     """A block's records, decoded only as far as a probe needs: the whole keys of its
-    restarts (every `RESTART`-th key) to search, the rest of a key's run decoded when it
-    is looked at; a record's fields are read from the fixed-width columns when asked for.
-    A cold block costs an inflate and a few C-speed passes, not a Python loop a key."""
+    restarts (every `RESTART`-th key) to search, then one run's keys decoded up to the
+    one looked for; a record's fields are read from the fixed-width columns when asked
+    for.  A cold block costs an inflate and a few C-speed passes, not a Python loop a key
+    (it is most of what a probe of a cold block costs, and of a fresh process's probe)."""
 
     __slots__ = (
         "_all",
@@ -192,11 +194,11 @@ class Block:
         "_finds",
         "_labels",
         "_lengths",
-        "_offsets",
         "_raw",
         "_reach",
         "_restarts",
         "_safe",
+        "_starts",
         "_values",
         "n",
     )
@@ -207,12 +209,15 @@ class Block:
         self.n = n
         self._drops, at = _varints(raw, at, n)
         self._lengths, at = _varints(raw, at, n)
-        # Where each key's added bytes start: a running sum in C.  (The block's hash was
+        lengths = self._lengths
+        # Where each run's added bytes start: a sum a run, in C.  (The block's hash was
         # checked before it was decoded; `ghostdb verify` reads every key in order.)
-        self._offsets = list(accumulate(self._lengths, initial=at))
-        at = self._offsets[-1]
-        offsets = self._offsets
-        self._restarts = [raw[offsets[i] : offsets[i + 1]] for i in range(0, n, RESTART)]
+        runs = range(0, n, RESTART)
+        self._starts = list(accumulate((sum(lengths[r : r + RESTART]) for r in runs), initial=at))
+        self._restarts = [  # a restart drops all of the key before: its rest is all of it
+            raw[self._starts[k] : self._starts[k] + lengths[r]] for k, r in enumerate(runs)
+        ]
+        at = self._starts[-1]
         self._reach = at
         at += (n + 7) // 8
         self._values, self._safe = at, at + 2 * n  # low bytes, then high bytes, each
@@ -238,11 +243,7 @@ class Block:
     def key(self, i: int) -> bytes:
         """Key ``i``: its restart's whole key, then the keys after it in its run."""
         first = i - i % RESTART
-        key = self._restarts[first // RESTART]
-        raw, offsets, drops = self._raw, self._offsets, self._drops
-        for j in range(first + 1, i + 1):
-            key = key[: len(key) - drops[j]] + raw[offsets[j] : offsets[j + 1]]
-        return key
+        return self._run(first, i + 1)[-1]
 
     @property
     def keys(self) -> list[bytes]:
@@ -251,19 +252,24 @@ class Block:
             self._all = [k for r in range(0, self.n, RESTART) for k in self._run(r)]
         return self._all
 
-    def _run(self, first: int) -> list[bytes]:
+    def _run(self, first: int, end: int | None = None) -> list[bytes]:
+        """The keys of the run from restart ``first`` (up to ``end``)."""
+        end = min(first + RESTART, self.n) if end is None else end
         key = self._restarts[first // RESTART]
         found = [key]
-        raw, offsets, drops = self._raw, self._offsets, self._drops
-        for j in range(first + 1, min(first + RESTART, self.n)):
-            key = key[: len(key) - drops[j]] + raw[offsets[j] : offsets[j + 1]]
+        raw, drops, lengths = self._raw, self._drops, self._lengths
+        at = self._starts[first // RESTART] + len(key)
+        for j in range(first + 1, end):
+            step = lengths[j]
+            key = key[: len(key) - drops[j]] + raw[at : at + step]
+            at += step
             found.append(key)
         return found
 
     def find(self, key: bytes) -> int:
         """The index of ``key`` in the block, or -1: a binary search of the restarts'
-        whole keys, then a scan of at most `RESTART` keys of one run; after `WARM` finds,
-        a binary search of every key, decoded once."""
+        whole keys, then one run's keys decoded up to ``key``; after `WARM` finds, a
+        binary search of every key, decoded once."""
         if self._all is None:
             self._finds += 1
             if self._finds > WARM:
@@ -275,9 +281,18 @@ class Block:
         if r < 0:
             return -1
         first = r * RESTART
-        run = self._run(first)
-        i = bisect.bisect_left(run, key)
-        return first + i if i < len(run) and run[i] == key else -1
+        here = self._restarts[r]
+        if here == key:
+            return first
+        raw, drops, lengths = self._raw, self._drops, self._lengths
+        at = self._starts[r] + len(here)
+        for j in range(first + 1, min(first + RESTART, self.n)):
+            step = lengths[j]
+            here = here[: len(here) - drops[j]] + raw[at : at + step]
+            at += step
+            if here >= key:  # keys ascend: past it, it is not here
+                return j if here == key else -1
+        return -1
 
     def record(self, i: int, key: bytes | None = None) -> Record:
         """Position ``i``'s record (``key``: its key, where the caller has it already);
@@ -303,12 +318,12 @@ class Block:
         )
 
 
-def _varints(raw: bytes, at: int, n: int) -> tuple[list[int], int]:
+def _varints(raw: bytes, at: int, n: int) -> tuple[bytes | list[int], int]:
     """``n`` varints from ``at``: the bytes themselves where none has its high bit set
     (the common case: a key drops and adds fewer than 128 bytes), else one by one."""
     chunk = raw[at : at + n]
     if len(chunk) == n and chunk.isascii():  # every byte below 0x80, checked in C
-        return list(chunk), at + n
+        return chunk, at + n
     found = []
     for _ in range(n):
         v, at = get_varint(raw, at)
@@ -335,7 +350,7 @@ def encode_index(entries: Iterable[BlockEntry]) -> bytes:
     entries = list(entries)
     out = bytearray(struct.pack("<I", len(entries)))
     for e in entries:
-        first = e.first.encode()
+        first = e.first
         out += ENTRY.pack(e.offset, e.length, e.count, e.sha256, len(first)) + first
     return bytes(out)
 
@@ -344,13 +359,13 @@ def decode_index(data: bytes) -> list[BlockEntry]:
     try:
         (count,) = struct.unpack_from("<I", data, 0)
         at, entries = 4, []
-        for _ in range(count):
-            offset, length, n, digest, size = ENTRY.unpack_from(data, at)
-            at += ENTRY.size
-            first = data[at : at + size].decode()
+        unpack, fixed = ENTRY.unpack_from, ENTRY.size
+        for _ in range(count):  # a fresh process's probe waits for this: kept lean
+            offset, length, n, digest, size = unpack(data, at)
+            at += fixed
+            entries.append(BlockEntry(offset, length, n, digest, data[at : at + size]))
             at += size
-            entries.append(BlockEntry(offset, length, n, digest, first))
-    except (struct.error, UnicodeDecodeError) as exc:
+    except struct.error as exc:
         raise PackError(f"its index does not decode ({exc})") from None
     if at != len(data):
         raise PackError("its index does not decode (bytes left over)")

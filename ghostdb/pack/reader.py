@@ -80,7 +80,7 @@ class Pack:
         except ValueError:
             raise PackError(f"{str(self.path)!r} is damaged: its header is not JSON") from None
         self.index: list[BlockEntry] = decode_index(index)
-        self._firsts = [e.first.encode() for e in self.index]
+        self._firsts = [e.first for e in self.index]
         self._data_end = at
         self.root = root
         rules = parse_rules(self.header["rules"])
@@ -116,7 +116,7 @@ class Pack:
         return found
 
     def _read_block(self, number: int, entry: BlockEntry) -> Block:
-        where = f"block {number} (positions from {entry.first!r})"
+        where = f"block {number} (positions from {entry.first.decode(errors='replace')!r})"
         end = entry.offset + entry.length
         if not HEAD.size <= entry.offset <= end <= self._data_end:
             raise PackError(f"{str(self.path)!r} is damaged: {where} lies outside the file")
@@ -127,7 +127,7 @@ class Pack:
             block = decode_block(data)
         except PackError as exc:
             raise PackError(f"{str(self.path)!r} is damaged: {where} {exc}") from None
-        if len(block) != entry.count or (len(block) and block.key(0) != entry.first.encode()):
+        if len(block) != entry.count or (len(block) and block.key(0) != entry.first):
             raise PackError(f"{str(self.path)!r} is damaged: {where} is not what its index says")
         return block
 

@@ -70,7 +70,7 @@ def _blocks(out: Any, records: Iterable[Record]) -> tuple[list[BlockEntry], tupl
     def flush() -> None:
         data = encode_block(block)
         digest = hashlib.sha256(data).digest()
-        entries.append(BlockEntry(out.tell(), len(data), len(block), digest, block[0][0]))
+        entries.append(BlockEntry(out.tell(), len(data), len(block), digest, block[0][0].encode()))
         out.write(data)
         block.clear()
 
