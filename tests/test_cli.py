@@ -56,8 +56,10 @@ def test_listings(five: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("lookup", "five", "ghox"), "'ghox' begins no word of 3+ letters in five: whoever "
-         "played the x has lost"),
+        (("lookup", "five", "ghot"), "'ghot' begins no word of 3+ letters in five: whoever "
+         "played the t has lost"),
+        (("lookup", "five", "ghé"), "'é' is in no word of the dictionary (its letters: "
+         "aeghinorst): a typo?"),
         (("lookup", "five", "gh0"), "'gh0' has '0', which is not a letter"),
         (("lookup", "nope", "gh"), "no dictionary named 'nope' is stored"),
         (("lookup", "five", "gh", "--min-length", "4"), "five is not solved for Ghost, "
@@ -68,11 +70,11 @@ def test_listings(five: Path) -> None:
         (("ingest", str(OWN_WORDLISTS / "five.txt"), "--name", "bad name"),
          "is not a usable dictionary name"),
         (("strategy", "five", "--from", "t1"), "'t1' has '1', which is not a letter"),
-        (("strategy", "five", "--from", "tx"), "'tx' begins no word"),
+        (("strategy", "five", "--from", "te"), "'te' begins no word"),
         (("strategy", "nope"), "no dictionary named 'nope'"),
         (("strategy", "five", "--rules", "super"), "five is not solved for SuperGhost"),
         (("line", "five", "gh-"), "'gh-' has '-', which is not a letter"),
-        (("line", "five", "ghx"), "'ghx' begins no word"),
+        (("line", "five", "ght"), "'ght' begins no word"),
         (("openings", "five", "--words", "-m", "4"), "run `ghostdb solve five --min-length 4`"),
         (("compare", "five", "nope"), "no dictionary named 'nope'"),
         (("compare", "five"), "nothing to compare"),

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from ghostdb.cli import app
 from ghostdb.cli import options as cli_options
+from ghostdb.cli.group import hoisted
 from ghostdb.cli.options import RuleOptions, with_rule_options
 from ghostdb.games.base import Option
 from ghostdb.games.registry import GAMES, all_options
@@ -99,3 +100,23 @@ def test_compare_takes_every_rule_option_again_for_its_second_side() -> None:
             assert vs in flags, (game.name, option)
             if option.type is bool:
                 assert "--vs-" + option.opposite_flag.removeprefix("--") in flags, option
+
+
+def test_the_database_may_be_named_before_the_command(five: Path) -> None:
+    """`ghostdb --db FILE lookup …` reads as `ghostdb lookup … --db FILE`, as the
+    manual says every command takes ``--db``; a sub-command's too."""
+    after = CliRunner().invoke(app, ["lookup", "five", "gr", "--db", str(five)])
+    assert after.exit_code == 0 and "player" in after.stdout
+    for before in (["--db", str(five)], [f"--db={five}"]):
+        found = CliRunner().invoke(app, [*before, "lookup", "five", "gr"])
+        assert (found.exit_code, found.stdout) == (0, after.stdout)
+    found = CliRunner().invoke(app, ["--db", str(five), "db", "upgrade"])
+    assert found.exit_code == 0, found.stdout
+    assert hoisted(["--db", "a.db", "analyse", "five", "--", "-x"]) == [
+        "analyse",
+        "five",
+        "--db",
+        "a.db",
+        "--",
+        "-x",
+    ]

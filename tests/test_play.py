@@ -73,8 +73,11 @@ def test_console_quit_and_a_dead_letter(five: Path) -> None:
     child = spawn("play", "five", "--players", "computer,human", "--seed", "2", db=five)
     child.expect(r"player 0 \(optimal\) plays (\w): (\w)")
     child.expect_exact("player 1> ")
-    child.sendline("z")
-    child.expect(r"player 1 \(human\) loses: no word begins with '\wz'; .* would have continued")
+    child.sendline("z")  # in no word at all: a typo, asked again
+    child.expect_exact("'z' is in no word of the dictionary (its letters: aeghinorst): a typo?")
+    child.expect_exact("player 1> ")
+    child.sendline("e")
+    child.expect(r"player 1 \(human\) loses: no word begins with '\we'; .* would have continued")
     child.expect(pexpect.EOF)
 
 
@@ -147,16 +150,19 @@ def test_a_dead_play_is_worded_by_the_game(five_store: Store) -> None:
     which game it plays."""
     five_store.solve("five", Rules(Variant.SUPER))
     expected = {
-        Rules(): "no word begins with 'z'; 'g' or 't' would have continued",
-        Rules(
-            Variant.SUPER
-        ): "no word contains 'z'; 'a', 'e', 'g', 'h' or 6 more would have continued",
+        (Rules(), "a"): "no word begins with 'a'; 'g' or 't' would have continued",
+        (Rules(Variant.SUPER), "gt"): "no word contains 'gt'; 'gh' or 'gr' would have continued",
     }
-    for rules, reason in expected.items():
+    for (rules, moves), reason in expected.items():
         game = five_store.new_game("five", rules, players="human,human")
-        game.play("z")
+        for move in moves:
+            game.play(move)
         assert game.result is not None and (game.result.kind, game.result.won) == ("dead", False)
         assert game.result.reason == reason
+    game = five_store.new_game("five", players="human,human")
+    with pytest.raises(BadMove, match=r"'z' is in no word of the dictionary .*: a typo\?"):
+        game.play("z")  # a letter of no word at all: asked again, not lost
+    assert game.result is None
     for game_type in GAMES:
         if not game_type.word_game:
             assert game_of(game_type.make_rules()).dead_play("?", []) is None

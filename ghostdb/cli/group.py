@@ -101,6 +101,25 @@ class LazyCommands(MutableMapping[str, Any]):
         return len(self._names)
 
 
+GLOBAL_OPTIONS = ("--db",)
+"""Options the commands that open a database take: given before the command, as in
+``ghostdb --db team.db lookup enable1 gh``, they are read as if given after it."""
+
+
+def hoisted(args: list[str]) -> list[str]:
+    """``args`` with the `GLOBAL_OPTIONS` given before the command moved after it (before
+    a ``--``, if there is one), where the command reads them."""
+    moved: list[str] = []
+    while args and args[0].partition("=")[0] in GLOBAL_OPTIONS:
+        takes_value = "=" not in args[0]
+        moved += args[: 1 + takes_value]
+        del args[: 1 + takes_value]
+    if not moved or not args:
+        return moved + args
+    end = args.index("--") if "--" in args else len(args)
+    return args[:end] + moved + args[end:]
+
+
 class GhostdbGroup(TyperGroup):
     """The command group, made to end every failure the same way.
 
@@ -124,6 +143,7 @@ class GhostdbGroup(TyperGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        args = hoisted(list(sys.argv[1:] if args is None else args))
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:

@@ -401,6 +401,21 @@ class Game(ABC):
         """The position as shown to people."""
         return key
 
+    def explain(self) -> str:
+        """How to play under these rules, in words (no flags): what the console says
+        before the first move and the page shows beside the board."""
+        return self.how_to_play
+
+    def picture(self, key: str, players: Sequence[str], to_move: int) -> list[str]:
+        """The position drawn for a terminal: its label on one line, or a board's rows
+        (``grid``, ``columns``), cells spaced out and indented to stand apart from the
+        messages around them.  ``players`` names each seat as the console shows it
+        (``you``, ``computer``); ``to_move`` is the seat whose turn it is."""
+        label = self.label(key)
+        if self.board not in ("grid", "columns"):
+            return [label]
+        return ["    " + " ".join(row) for row in label.split("/")]
+
     def dead_play(self, after: str, continuations: Sequence[str]) -> str | None:
         """Why a typed move to ``after``, a position no game stores, loses at once, in a
         few words (``continuations``: the positions the legal moves reach); None when such

@@ -191,6 +191,38 @@ class Chopsticks(Game):
     def label(self, key: str) -> str:
         return key
 
+    def explain(self) -> str:
+        rules = self.rules
+        limit = (
+            f"a hand that reaches {rules.fingers} or more keeps only what is over "
+            f"{rules.fingers}, dying at exactly {rules.fingers}"
+            if rules.rollover
+            else f"a hand that reaches {rules.fingers} fingers dies"
+        )
+        transfers = (
+            " Or move fingers between your own hands (not just swapping them)."
+            if rules.transfers
+            else ""
+        )
+        return (
+            "Each player starts with one finger up on each hand. On your turn, tap one of "
+            "the opponent's live hands with one of yours: it gains as many fingers as yours "
+            f"shows, and {limit}.{transfers} Whoever loses both hands loses; play that goes "
+            "round for ever is a draw."
+        )
+
+    def picture(self, key: str, players: Sequence[str], to_move: int) -> list[str]:
+        """Both players' hands, each on its own line after its name, player 0's first
+        whoever is to move (a key is the mover's hands first, so they would swap every
+        turn), a dead hand shown as ``-``."""
+        mover, other = key.split("-")
+        hands = {to_move: mover, 1 - to_move: other}
+        width = max(map(len, players))
+        return [
+            f"    {players[p] + ':':<{width + 1}}  hands {_hand(hands[p][0])} {_hand(hands[p][1])}"
+            for p in (0, 1)
+        ]
+
     # -- the graph -------------------------------------------------------------------------
 
     @classmethod
@@ -212,3 +244,7 @@ class Chopsticks(Game):
             return LOSS if key[:2] == "00" else NOT_FINAL
 
         return explore(self.start(), moves, final, self.level, acyclic=False)
+
+
+def _hand(fingers: str) -> str:
+    return "-" if fingers == "0" else fingers

@@ -226,6 +226,19 @@ class ConnectFour(Game):
     def label(self, key: str) -> str:
         return key
 
+    def explain(self) -> str:
+        return (
+            f"Two players take turns dropping a disc into one of {self.width} columns, "
+            f"{self.height} cells deep; it falls to the lowest free cell. Four of your discs "
+            "in a row, across, up or diagonally, win; a full board with no line is a tie. "
+            "X moves first. Columns are numbered from 1 on the left."
+        )
+
+    def picture(self, key: str, players: Sequence[str], to_move: int) -> list[str]:
+        """The board with its columns numbered beneath, as a move names them."""
+        rows = super().picture(key, players, to_move)
+        return [*rows, "    " + " ".join(str(c + 1) for c in range(self.width))]
+
     @classmethod
     def standard_rule_sets(cls, misere: bool = False) -> list[ConnectFourRules]:
         """Every board that fits: 4 × 4, 5 × 4 and 4 × 5."""

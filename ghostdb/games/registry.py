@@ -128,6 +128,10 @@ def describe_games(published: Iterable[Any] = ()) -> list[dict[str, Any]]:
             "marks": list(game.marks),
             "in_a_row": game.in_a_row,
             "how_to_play": game.how_to_play,
+            "explained": {  # each solved rule set's how to play, in words
+                key: game_of(parse_rules(key)).explain()
+                for key in sorted({r.rules for r in rows if r.game == game.name})
+            },
             "solved": sorted({r.rules for r in rows if r.game == game.name}),
             "names": sorted({r.name for r in rows if r.game == game.name}),
         }

@@ -25,7 +25,6 @@ from ghostdb.text.common import colour_wanted, without_colour
 from ghostdb.text.matches import game_header, game_result, legal_moves
 
 HELP = "? lists every legal move, quit ends the game"
-BOARDS = frozenset({"grid", "columns"})
 """The ways of drawing a position (`Game.board`) whose label is rows of cells."""
 WIDTH = 88
 
@@ -56,24 +55,31 @@ def run(match: Match, read: Read | None = None, write: Write | None = None) -> R
 def introduction(game: Game) -> str:
     """How to play (wrapped for a terminal) and how to type a move: what a player needs
     before the first prompt, whichever game it is."""
-    lines = textwrap.wrap(game.how_to_play, WIDTH) if game.how_to_play else []
+    lines = textwrap.wrap(game.explain(), WIDTH)
     lines += textwrap.wrap(f"To move, {game.move_hint()}; {HELP}.", WIDTH)
     return "\n".join(lines)
 
 
-def picture(game: Game, key: str) -> list[str]:
-    """The position as lines of a terminal: one line, or a board's rows, cells spaced out
-    and indented so they stand apart from the messages around them."""
-    label = game.label(key)
-    if game.board not in BOARDS:
-        return [label]
-    return ["    " + " ".join(row) for row in label.split("/")]
+def picture(match: Match, key: str, to_move: int) -> list[str]:
+    """The position as lines of a terminal (`ghostdb.games.base.Game.picture`), each
+    seat named as its player knows it."""
+    return match.game.picture(key, seat_names(match), to_move)
+
+
+def seat_names(match: Match) -> list[str]:
+    """``you`` and ``computer`` where one human plays one computer; else each seat's
+    number and who sits in it (``player 1 (optimal)``)."""
+    seats = [match.seat(p) for p in range(match.players)]
+    humans = [s == "human" for s in seats]
+    if len(seats) == 2 and sum(humans) == 1:
+        return ["you" if h else f"computer ({s})" for h, s in zip(humans, seats, strict=True)]
+    return [f"player {p} ({s})" for p, s in enumerate(seats)]
 
 
 def _announce(match: Match, turn: Turn, write: Write) -> str:
     """Write the move just made with the position after it; return that position's key,
     which then needs no drawing again before the next prompt."""
-    lines = picture(match.game, turn.fragment)
+    lines = picture(match, turn.fragment, (turn.player + 1) % match.players)
     head = f"player {turn.player} ({match.seat(turn.player)}) plays {turn.move}:"
     write(f"{head} {lines[0]}" if len(lines) == 1 else "\n".join([head, *lines]))
     return turn.fragment
@@ -82,7 +88,7 @@ def _announce(match: Match, turn: Turn, write: Write) -> str:
 def _to_move(match: Match, shown: str | None, write: Write) -> None:
     """Who is to move, with the position: a one-line label always (the transcript reads
     on), a board only when the last message did not just draw it."""
-    lines = picture(match.game, match.fragment)
+    lines = picture(match, match.fragment, match.to_move)
     who = f"player {match.to_move} ({match.seat()}) to move"
     if len(lines) == 1:
         write(f"{lines[0]}  —  {who}")

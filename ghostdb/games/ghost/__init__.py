@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ghostdb.errors import BadMove, NotForThisGame, NotSolved
+from ghostdb.errors import BadFragment, BadMove, GhostdbError, NotForThisGame, NotSolved
 from ghostdb.games.base import LOSS, NOT_FINAL, WIN, Game, PositionGraph
 from ghostdb.games.ghost.rules import (
     MAX_PLAYERS,
@@ -78,11 +78,36 @@ class GhostGame(Game):
         "also lets the fragment be reversed first; Insert Ghost puts a letter anywhere; "
         "Anagram Ghost lets the letters be rearranged."
     )
+
+    def explain(self) -> str:
+        rules = self.rules
+        seats = "Two players" if rules.players == 2 else f"{rules.players} players"
+        where, must = {
+            Variant.GHOST: ("to the end of a growing fragment", "begin some word"),
+            Variant.SUPER: ("at either end of a growing fragment", "appear inside some word"),
+            Variant.SUPERDUPER: (
+                "at either end of a growing fragment, which they may first reverse",
+                "appear inside some word, forwards or backwards",
+            ),
+            Variant.INSERT: ("anywhere in a growing fragment", "appear inside some word"),
+            Variant.ANAGRAM: (
+                "to a growing set of letters",
+                "be rearrangeable into part of some word",
+            ),
+        }[rules.variant]
+        ends = "wins" if rules.misere else "loses"
+        return (
+            f"{seats} take turns adding a letter {where}; it must always {must} of the "
+            f"dictionary. Whoever completes a word of {rules.min_length} or more letters "
+            f"{ends}."
+        )
+
     example_positions = ("", "gho")
 
     def __init__(self, rules: Rules, alphabet: str = "") -> None:
         super().__init__(rules)
         self.alphabet = alphabet
+        self._letters = frozenset(alphabet)
         self._moves = rules.candidate_moves(alphabet)
         # Each move with its notation, made once: walks ask for a position's candidates
         # at every node (SuperDuperGhost has four moves a letter).
@@ -233,11 +258,28 @@ class GhostGame(Game):
 
     def clean_key(self, text: str) -> str:
         fragment = clean_fragment(text)
+        self._check_letters(fragment, BadFragment)
         if self.rules.variant is Variant.ANAGRAM:
             return "".join(sorted(fragment))
         return fragment
 
+    def _check_letters(self, text: str, error: type[GhostdbError]) -> None:
+        """A letter the dictionary has no word with is a typo, not a move that loses: no
+        move plays it (`candidates` plays the dictionary's alphabet)."""
+        if not self.alphabet or set(text) <= self._letters:
+            return
+        bad = next(ch for ch in text if ch not in self._letters)
+        raise error(
+            f"{bad!r} is in no word of the dictionary (its letters: "
+            f"{_ranges(self.alphabet)}): a typo?"
+        )
+
     def parse_move(self, key: str, text: str) -> tuple[str, str]:
+        notation, child = self._parse_move(key, text)
+        self._check_letters(child, BadMove)
+        return notation, child
+
+    def _parse_move(self, key: str, text: str) -> tuple[str, str]:
         variant = self.rules.variant
         if variant is Variant.ANAGRAM:
             letter = unicodedata.normalize("NFC", text.strip()).lower()
@@ -340,3 +382,14 @@ def _in_storage_order(graph: Graph, word_value: int) -> PositionGraph:
         word_length=in_order,
         labels=None if graph.labels is None else graph.labels.reorder(order),
     )
+
+
+def _ranges(alphabet: str) -> str:
+    """The letters, runs of four or more in a row as ``a–z``: ``a–z``, ``aąbcćde…``."""
+    runs: list[list[str]] = []
+    for ch in sorted(alphabet):
+        if runs and ord(ch) == ord(runs[-1][-1]) + 1:
+            runs[-1].append(ch)
+        else:
+            runs.append([ch])
+    return "".join(f"{r[0]}–{r[-1]}" if len(r) >= 4 else "".join(r) for r in runs)

@@ -201,7 +201,7 @@ async function startGame(moves = [], from = "") {
   // A player who knows only the common words is for word games.
   for (const option of document.querySelectorAll("#strategy .words-only")) option.disabled = !game.wordGame;
   if (!game.wordGame && game.strategy.startsWith("common:")) { game.strategy = "optimal"; $("#strategy").value = "optimal"; }
-  showHowToPlay(decl);
+  showHowToPlay(decl, found.rules);
   game.alphabet = solution(game.name).alphabet || "abcdefghijklmnopqrstuvwxyz";
   game.positions = []; game.moves = []; game.by = []; game.redo = [];
   game.paused = false; game.selected = null;
@@ -425,11 +425,10 @@ function renderKeys(pos) {
   }
 }
 
-function showHowToPlay(decl) {
-  const options = (decl.options || []).map((o) => `${o.flag} (${o.help.replace(/^[^:]*: /, "")}${o.low !== null && o.high !== null ? ` ${o.low}–${o.high}` : ""})`);
+// How to play the chosen rule set only, in words (the server words it: `Game.explain`).
+function showHowToPlay(decl, rules) {
   fill($("#how-to-play"),
-    el("strong", {}, `${decl.title || ""}: `), decl.how_to_play || "",
-    options.length ? el("span", { class: "legend" }, ` Rule options: ${options.join(", ")}.`) : null);
+    el("strong", {}, `${decl.title || ""}: `), (decl.explained || {})[rules] || decl.how_to_play || "");
 }
 
 function renderStatus(pos) {
