@@ -128,7 +128,7 @@ def test_not_a_database_file(tmp_path: Path) -> None:
     db = tmp_path / "text.db"
     db.write_text("hello, this is not sqlite\n" * 100)
     code, _, err = run("dictionaries", db=db)
-    assert code == 1 and "is not a valid or intact database" in err
+    assert code == 1 and "is a text file, not a ghostdb database" in err
 
 
 def test_every_command_has_help() -> None:

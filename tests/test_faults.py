@@ -154,6 +154,11 @@ def _text(s: Setup) -> str:
     return str(s.tmp / "notes.db")
 
 
+def _binary(s: Setup) -> str:
+    (s.tmp / "photo.db").write_bytes(bytes(range(256)) * 40)
+    return str(s.tmp / "photo.db")
+
+
 def _newer(s: Setup) -> str:
     sql(s.five, "UPDATE alembic_version SET version_num = '9999'")
     return str(s.five)
@@ -227,7 +232,8 @@ def _env_url(s: Setup) -> str:
 
 
 BAD_PORT = "postgresql+psycopg://u@:notaport/x"
-NOT_A_DATABASE = "is not a valid or intact database"
+NOT_A_DATABASE = "is a damaged database"
+TEXT = "is a text file, not a ghostdb database: give --db a database file"
 NEWER = f"newer than this ghostdb knows ({HEAD_REVISION}): upgrade ghostdb"
 LOCKED = "locked for writing for all of the 0.3 s"
 FULL = "is full: free some space and run the command again"
@@ -268,11 +274,12 @@ ROWS: list[tuple[Callable[[Setup], str], list[str], str]] = [
     (_empty, ["dictionaries"], "is empty"),
     (_empty, ["openings", "five"], "is empty"),
     (_empty, SOLVE, "is empty"),
-    (_text, ["dictionaries"], NOT_A_DATABASE),
-    (_text, INGEST, NOT_A_DATABASE),
-    (_text, SOLVE, "check it with `PRAGMA integrity_check`"),
-    (_text, ["db", "upgrade"], NOT_A_DATABASE),
-    (_text, ["db", "current"], NOT_A_DATABASE),
+    (_text, ["dictionaries"], TEXT),
+    (_text, INGEST, TEXT),
+    (_text, SOLVE, TEXT),
+    (_text, ["db", "upgrade"], TEXT),
+    (_text, ["db", "current"], TEXT),
+    (_binary, LOOKUP, "is some other kind of file, not a ghostdb database"),
     (_foreign, LOOKUP, "holds tables of something other than ghostdb"),
     (_foreign, INGEST, "holds tables of something other than ghostdb"),
     (_foreign, ["db", "upgrade"], "something other than ghostdb"),

@@ -92,10 +92,7 @@ def _sqlite(exc: sqlite3.Error, url: str | None, where: str) -> str:
     reason = _first(exc)
     path = _path(url)
     if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
-        return (
-            f"{where} is not a valid or intact database ({reason}): check it with "
-            "`PRAGMA integrity_check`, or give --db another file"
-        )
+        return _not_a_database(where, path, reason)
     if code == sqlite3.SQLITE_FULL or (
         code in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN) and path and _no_space(path)
     ):
@@ -220,6 +217,39 @@ def _where(url: str | None) -> str:
         return make_url(url).render_as_string(hide_password=True)
     except Exception:
         return url
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _not_a_database(where: str, path: Path | None, reason: str) -> str:
+    """Advice that fits what the file is: a text file or another kind of file given by
+    mistake, or an SQLite database that is damaged."""
+    try:
+        head = path.open("rb").read(4096) if path is not None else None
+    except OSError:
+        head = None
+    if head is not None and not head.startswith(SQLITE_MAGIC):
+        kind = "a text file" if _is_text(head) else "some other kind of file"
+        return (
+            f"{where} is {kind}, not a ghostdb database: give --db a database file (a new "
+            "name makes one when you ingest)"
+        )
+    return (
+        f"{where} is a damaged database ({reason}): check it with `sqlite3 FILE 'PRAGMA "
+        "integrity_check'`, or restore it from a copy"
+    )
+
+
+def _is_text(head: bytes) -> bool:
+    """The bytes read as UTF-8 text (a cut-off last character allowed), with no NUL."""
+    if b"\x00" in head:
+        return False
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start >= len(head) - 3  # a character cut off by the read
+    return True
 
 
 def _path(url: str | None) -> Path | None:
