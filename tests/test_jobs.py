@@ -156,3 +156,33 @@ def test_plans_that_fail_publish_nothing(
     monkeypatch.undo()
     jobs.run_solve(store.engine, "small", Rules(min_length=4), force=True)
     assert all(v.ok for v in store.verify("small", every=True))
+
+
+def test_a_failed_solve_is_listed_with_the_one_line_the_user_saw(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A driver's error carries its SQL and parameters over several lines; the job keeps
+    the line `ghostdb solve` printed, as `ghostdb solutions` lists it."""
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    from ghostdb.store.faults import describe
+
+    store.ingest(write_list(tmp_path, FIVE))
+    error = OperationalError(
+        "INSERT INTO positions (solution_id, fragment) VALUES (?, ?)",
+        [(1, "gh"), (1, "gho")],
+        sqlite3.OperationalError("disk I/O error"),
+    )
+    assert "\n" in str(error)
+
+    def fail(*args: Any, **kwargs: Any) -> None:
+        raise error
+
+    monkeypatch.setattr(q, "bulk_insert", fail)
+    with pytest.raises(SolveFailed):
+        jobs.run_solve(store.engine, "small", Rules())
+    (failed,) = [s for s in store.solutions("small") if s.status == "failed"]
+    assert failed.error == describe(error) and "\n" not in failed.error
+    assert "INSERT" not in failed.error and "disk I/O error" in failed.error

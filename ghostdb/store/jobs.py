@@ -504,7 +504,14 @@ def _record(engine: Engine, job: dict[str, Any]) -> int | None:
 
 
 def _mark_failed(engine: Engine, job_id: int, exc: BaseException) -> None:
-    reason = "interrupted" if isinstance(exc, KeyboardInterrupt | SystemExit) else str(exc)
+    """Record the job as failed, with the one line the user was shown (a driver's error
+    as `ghostdb.store.faults.describe` words it, never its SQL and parameters)."""
+    from ghostdb.store.faults import describe
+
+    if isinstance(exc, KeyboardInterrupt | SystemExit):
+        reason = "interrupted"
+    else:
+        reason = " ".join(describe(exc).removeprefix("error: ").split())
     with writing(engine) as conn:
         if q.job_status(conn, job_id) == "running":  # not a row that is gone or published
             q.update_job(
