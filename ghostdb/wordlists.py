@@ -52,6 +52,13 @@ LEFT_OUT_PROPER = "proper nouns and acronyms"
 LEFT_OUT_CAPITALISED = "capitalised words"
 """The kind used instead of LEFT_OUT_PROPER when the capitals look like ordinary words."""
 LEFT_OUT_DUPLICATES = "duplicates"
+PROSE_AT_LEAST = 100
+"""Words a file must have before it is judged to be prose (`_Sorter.looks_like_prose`)."""
+PROSE_REPEATS = 0.25
+"""Repeated words in running English text: half or more; in a word list, next to none."""
+PROSE_PUNCTUATED = 0.02
+"""Words with punctuation against them (``word,`` ``(word``): a few in a hundred in text."""
+PUNCTUATION = ".,;:!?()[]{}\"'`«»“”‘’"
 FOLDED_ACCENTS = "accents folded"
 """Key of the examples of words that lost their accents (not a left-out kind)."""
 
@@ -391,6 +398,30 @@ class _Sorter:
         else:
             self.left_out[LEFT_OUT_PROPER] = capitalised
 
+    def looks_like_prose(self) -> str | None:
+        """Why the words read as running text rather than a word list (a list holds each
+        word once, one a line; text repeats its common words and puts punctuation
+        against them), or None: ``ingest README.md`` says so rather than storing prose
+        as a dictionary without a word."""
+        if self.total < PROSE_AT_LEAST:
+            return None
+        repeats = len(self.left_out.get(LEFT_OUT_DUPLICATES, ())) / self.total
+        punctuated = (
+            sum(
+                1
+                for w in self.left_out.get(LEFT_OUT_NON_LETTERS, ())
+                if w.strip(PUNCTUATION).isalpha() and w != w.strip(PUNCTUATION)
+            )
+            / self.total
+        )
+        if repeats < PROSE_REPEATS or punctuated < PROSE_PUNCTUATED:
+            return None
+        return (
+            f"looks like prose, not a word list: {repeats:.0%} of its words are repeats and "
+            f"{punctuated:.0%} have punctuation against them (a word list holds each word "
+            "once, one a line): check that it is the file you meant"
+        )
+
     def word_list(self, source: str, encoding: str, warnings: Iterable[str]) -> WordList:
         """The accepted words, sorted, with the report; WordListError if none is left."""
         accepted = len(self.taken) + len(self.accepted)
@@ -402,6 +433,9 @@ class _Sorter:
                 else ""
             )
             raise WordListError(f"{source} has no usable word: all were left out ({kinds}){hint}")
+        prose = self.looks_like_prose()
+        if prose:
+            warnings = (*warnings, f"{source} {prose}")
         examples = {k: sample(v) for k, v in self.left_out.items()}
         if self.folded:
             examples[FOLDED_ACCENTS] = [f"{k}→{v}" for k, v in sample(list(self.folded.items()))]

@@ -493,3 +493,23 @@ def test_a_byte_order_mark_is_no_letter(tmp_path: Path) -> None:
     mixed = load_text(tmp_path, "\ufeffcafé\n".encode() + b"na\xefve\n")
     assert mixed.words == ("café", "naïve")
     assert mixed.report.encoding == "utf-8, some lines latin-1"
+
+
+def test_prose_is_said_to_be_prose_and_no_word_list_is(tmp_path: Path, enable1: Path) -> None:
+    """`ingest README.md` warns, in one line saying why; ENABLE, the other shared lists
+    and every Debian list a machine has do not."""
+    readme = Path(__file__).parent.parent / "README.md"
+    code, out, err = run("ingest", str(readme), db=tmp_path / "g.db")
+    assert code == 0 and "stored README" in out
+    (warning,) = [line for line in err.splitlines() if "prose" in line]
+    assert warning.startswith("warning: README.md looks like prose, not a word list: ")
+    assert "% of its words are repeats" in warning
+    lists = [
+        enable1,
+        *sorted(enable1.parent.glob("*.txt")),
+        *sorted(Path("/usr/share/dict").glob("*")),
+    ]
+    for path in lists:
+        if path.is_file() and not path.is_symlink() and "README" not in path.name:
+            report = wordlists.load(path).report
+            assert not [w for w in report.warnings if "prose" in w], path
