@@ -22,6 +22,7 @@ from ghostdb import Rules, Store, open_store
 from ghostdb.errors import BadMove, DeadFragment, MissingPlans, TooLarge
 from ghostdb.games.ghost.rules import Variant
 from ghostdb.store.schema import solutions
+from ghostdb.text.plans import opening_plans
 
 # -- hand-made expected output on "ghost green tan tree tries" --------------------------------
 #
@@ -382,3 +383,15 @@ def assert_limit_is_exact(solution: Any, fragment: str, tree: Any) -> None:
     if n > 1:
         with pytest.raises(TooLarge):
             solution.line(fragment, limit=n - 1)
+
+
+def test_openings_words_fit_the_terminal(solved_enable1: Store) -> None:
+    """`openings --words` wraps each opening's words under it to the terminal's width
+    (rows of a table ran to 260 characters), and loses none of them."""
+    rules = Rules(min_length=4)
+    items = solved_enable1.solution("enable1", rules).opening_plans()
+    for width in (40, 80, 100):
+        shown_text = opening_plans(items, rules, "enable1", width)
+        assert max(map(len, shown_text.splitlines())) <= width
+        shown = set(shown_text.split())
+        assert all(e.word in shown for item in items for p in item.plans if p for e in p.endings)

@@ -7,6 +7,8 @@ Pure: values in, strings out.
 from __future__ import annotations
 
 import json
+import shutil
+import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -177,26 +179,42 @@ def _word_lines(found: Lines, *, words_only: bool) -> str:
     )
 
 
-def opening_plans(items: Sequence[OpeningPlans], rules: Any, name: str) -> str:
-    """For every first move, the winner's plan outcomes (the loser's column stays empty)."""
+def opening_plans(
+    items: Sequence[OpeningPlans], rules: Any, name: str, width: int | None = None
+) -> str:
+    """For every first move, who wins from there and the outcomes of their plan: the
+    words, wrapped to the terminal's ``width`` under the move (a table row of them would
+    run to hundreds of characters), or how many sequences."""
+    width = width or min(shutil.get_terminal_size().columns, 100)
     words_only = word_is_path(rules)
-
-    def cell(plan: Strategy | None) -> str:
-        if plan is None:
-            return ""
-        if words_only:
-            return " ".join(e.word for e in plan.endings)
-        return f"{len(plan.endings):,} sequences"
-
-    rows = [(item.move, cell(item.plans[0]), cell(item.plans[1])) for item in items]
-    return "\n".join(
-        [
-            f"{name}, {rules.describe()}: the words each player must know to win after each "
-            "first move",
-            "",
-            table(("first move", "player 0 wins with", "player 1 wins with"), rows),
-        ]
+    lines = textwrap.wrap(
+        f"{name}, {rules.describe()}: the words each player must know to win after each "
+        "first move",
+        width,
     )
+    lines.append("")
+    pad = max((len(item.move) for item in items), default=1) + 2
+    for item in items:
+        player = next((p for p in (0, 1) if item.plans[p] is not None), None)
+        if player is None:
+            lines.append(f"{item.move:<{pad}}no plan: neither player can force a win")
+            continue
+        plan = item.plans[player]
+        assert plan is not None
+        count = len(plan.endings)
+        if not words_only:
+            lines.append(f"{item.move:<{pad}}player {player} wins: {count:,} sequences")
+            continue
+        noun = "word" if count == 1 else "words"
+        lines.append(f"{item.move:<{pad}}player {player} wins knowing {count:,} {noun}:")
+        lines += textwrap.wrap(
+            " ".join(e.word for e in plan.endings),
+            width,
+            initial_indent=" " * pad,
+            subsequent_indent=" " * pad,
+            break_on_hyphens=False,
+        )
+    return "\n".join(lines)
 
 
 def opening_plan_dict(item: OpeningPlans) -> dict[str, Any]:
