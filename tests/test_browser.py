@@ -469,6 +469,21 @@ def test_the_page_opens_on_the_word_game(every_tab: Tab) -> None:
     assert every_tab.page.locator(".fragment").count() == 1
 
 
+def test_choosing_a_game_starts_it_and_ghost_comes_first(every_tab: Tab) -> None:
+    """The dictionaries (Ghost) head the list; choosing another game draws its board at
+    once, with no press of New game."""
+    every_tab.open()
+    page = every_tab.page
+    names = page.locator("#name option").evaluate_all("(os) => os.map((o) => o.value)")
+    words = [n for n in names if registry.played_as(n).word_game]
+    assert names[: len(words)] == words and len(words) < len(names)
+    for game in registry.GAMES:
+        if not game.word_game:
+            page.locator("#name").select_option(game.name)
+            page.locator(BOARD[game.board]).wait_for()
+            assert page.locator("#how-to-play").inner_text().startswith(game.title)
+
+
 # -- what each board shows, links into the explorer, and accessibility ----------------------
 
 

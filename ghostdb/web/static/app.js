@@ -94,8 +94,11 @@ function declared(name) {
   return catalogue.games.find((g) => found && g.game === found.game) || catalogue.games.find((g) => g.word_game) || {};
 }
 
+// Ghost's dictionaries first (the game the page is for), then the other games.
 function fillNames(select, chosen) {
-  fill(select, ...solved().map((s) => {
+  const wordGamesFirst = [...solved()].sort((a, b) =>
+    Number(Boolean(declared(b.name).word_game)) - Number(Boolean(declared(a.name).word_game)));
+  fill(select, ...wordGamesFirst.map((s) => {
     const decl = declared(s.name);
     return el("option", { value: s.name, selected: s.name === chosen }, decl.word_game ? `${s.name} (${decl.title})` : s.name);
   }));
@@ -941,6 +944,10 @@ async function main() {
 
   for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
   $("#setup").addEventListener("submit", (event) => { event.preventDefault(); setupFromForm(); startGame(); });
+  // Choosing a game or its rules starts it at once (after pairSelects refills the rules).
+  for (const select of [$("#name"), $("#ruleset")]) {
+    select.addEventListener("change", () => { setupFromForm(); startGame(); });
+  }
   $("#skill").addEventListener("input", () => {
     $("#skill-out").value = `${Math.round(Number($("#skill").value) * 100)}%`;
     game.skill = Number($("#skill").value);
