@@ -263,3 +263,57 @@ def test_kept_answers_on_the_server_are_the_positions_and_sqlites(tmp_path: Path
             assert not kept.stored(conn, old)
             first = pg.solution("five").id
             assert not any(k.other_id for k, _ in kept.stored(conn, first))
+
+
+def test_the_server_going_away_mid_solve_is_one_line(pg: Store) -> None:
+    """The server ends the connection while a solve copies its rows in: the command
+    says so in one line, exit 1 (psycopg's own log line about the broken copy kept off
+    the terminal), and the store answers as before.  Last in the file: it leaves a
+    failed job behind."""
+    import subprocess
+    import sys
+    import time
+
+    before = pg.solution("enable1").lookup("qu")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ghostdb",
+            "solve",
+            "enable1",
+            "--rules",
+            "superduper",
+            "--min-length",
+            "4",
+            "--db",
+            PG_URL,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    killed = False
+    deadline = time.monotonic() + 300
+    while not killed and proc.poll() is None and time.monotonic() < deadline:
+        with pg.engine.connect() as conn:
+            copying = (
+                conn.execute(
+                    text(
+                        "SELECT pid FROM pg_stat_activity WHERE query ILIKE 'COPY%' "
+                        "AND state = 'active' AND pid <> pg_backend_pid()"
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            for pid in copying:
+                conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+                killed = True
+        time.sleep(0.02)
+    _, err = proc.communicate(timeout=300)
+    assert killed, "the solve never copied rows in while it was watched"
+    assert proc.returncode == 1 and err.startswith("error: ") and err.count("\n") == 1, err
+    assert "was lost during the command" in err
+    assert "error ignored" not in err and "psycopg.Copy" not in err and "Traceback" not in err
+    assert pg.solution("enable1").lookup("qu") == before

@@ -106,6 +106,16 @@ GLOBAL_OPTIONS = ("--db",)
 ``ghostdb --db team.db lookup enable1 gh``, they are read as if given after it."""
 
 
+def quiet_libraries() -> None:
+    """Keep the libraries' own log lines off the terminal: when a PostgreSQL server goes
+    away mid-write, psycopg logs ``error ignored terminating <psycopg.Copy [BAD]>`` as it
+    lets go of the broken copy, and Python prints an unhandled warning on stderr; the
+    command has said what went wrong in its one line already."""
+    import logging
+
+    logging.getLogger("psycopg").addHandler(logging.NullHandler())
+
+
 def hoisted(args: list[str]) -> list[str]:
     """``args`` with the `GLOBAL_OPTIONS` given before the command moved after it (before
     a ``--``, if there is one), where the command reads them."""
@@ -144,6 +154,7 @@ class GhostdbGroup(TyperGroup):
         **extra: Any,
     ) -> Any:
         args = hoisted(list(sys.argv[1:] if args is None else args))
+        quiet_libraries()
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:

@@ -177,6 +177,12 @@ def _postgres(exc: BaseException, where: str) -> str:
             f"another process changed the same data in {where} at the same moment ({reason}): "
             "run the command again"
         )
+    lost = "connection is lost" in reason or "server closed the connection" in reason
+    if state in ("57P01", "57P02", "57P03") or (lost and not state):
+        return (
+            f"the connection to {where} was lost during the command ({reason}): what it was "
+            "writing was not kept; run it again when the server is back"
+        )
     if not state and type(exc).__name__ == "OperationalError":
         return (
             f"cannot connect to {where} ({reason}): check that the server is running and the "
