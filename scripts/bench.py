@@ -33,7 +33,7 @@ big list.
 --scale adds a table of solve time, peak memory and database size against positions for
 lists of growing size (every 16th, 8th, 4th, 2nd word of american-english-insane and of
 Debian's Polish list, and the whole lists; the shared lists), Ghost and SuperDuperGhost, and
-draws it to scripts/figures/scaling.png (with matplotlib).  It takes about 11 minutes on 2
+draws it to docs/figures/scaling.png (with matplotlib).  It takes about 11 minutes on 2
 idle cores, 9 of them for Polish: SuperDuperGhost on its subsets about 8 (the whole list
 alone 3 minutes and 6.5 GB of memory); each database (up to 2 GB) is deleted once measured.
 --world builds the world store (`ghostdb world --jobs 2`, the shared lists added): its time
@@ -83,7 +83,7 @@ POLISH = Path("/usr/share/dict/polish")
 BIG_LIST_PACKAGE = "wamerican-insane"
 POLISH_PACKAGE = "wpolish"
 SUBSETS = (16, 8, 4, 2, 1)  # --scale: every k-th word of the big list and of Polish
-FIGURE = SCRIPTS / "figures" / "scaling.png"
+FIGURE = SCRIPTS.parent / "docs" / "figures" / "scaling.png"
 HOOKS = ("bench_web.py",)
 
 GHOST, DUPER = "ghost/3", "superduper/3"

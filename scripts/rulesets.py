@@ -1,4 +1,4 @@
-"""Every Ghost rule set on one big word list: the README's "Polish under every rule set".
+"""Every Ghost rule set on one big word list: the manual's "Polish under every rule set".
 
     python scripts/rulesets.py [WORDLIST] [--only RULES ...] [--timeout SECONDS]
 
@@ -84,7 +84,7 @@ def solve_row(wordlist: Path, rules: str, timeout: float) -> Row:
 
 
 def table(rows: Sequence[Row]) -> list[str]:
-    """The README's markdown table."""
+    """The manual's markdown table."""
     lines = [
         "| rules | positions | solve + persist | peak memory | bytes a position in memory "
         "| database | bytes a position on disk | verify |",

@@ -1,4 +1,4 @@
-"""What each solution adds to a SQLite database: the README's "Database size" table.
+"""What each solution adds to a SQLite database: the manual's "Database size" table (How it works).
 
     python scripts/sizes.py [--only RULES ...] [--timeout SECONDS]
 
@@ -9,7 +9,7 @@ solution adds.  A stand-alone game's figure is its whole file (no list to subtra
 Positions are the solve job's count (`ghostdb solutions NAME --json`); bytes a position is
 the size added over the positions.  MB are 10^6 bytes.
 
-Prints the markdown table in the README's form, then the size of the ingested list alone.
+Prints the markdown table in the manual's form, then the size of the ingested list alone.
 --only keeps the rows of the given rule sets (e.g. --only ghost/3 tictactoe).
 Progress goes to stderr.
 """
@@ -35,7 +35,7 @@ TIMEOUT = 1800.0  # seconds a command may take; Connect Four 5 x 4 takes a minut
 @dataclass(frozen=True)
 class Case:
     label: str
-    """The row's label in the README's table."""
+    """The row's label in the manual's table."""
     rules: str
     """The rule set as `ghostdb solutions` names it."""
     solve: tuple[str, ...]
@@ -163,7 +163,7 @@ def megabytes(n: int) -> str:
 
 
 def table(sizes: Sequence[Size]) -> list[str]:
-    """The README's markdown table."""
+    """The manual's markdown table."""
     lines = [
         "| what | positions | database | bytes a position |",
         "|---|---:|---:|---:|",

@@ -222,7 +222,7 @@ def test_values_undo_redo_and_a_game_restored_from_its_link(
     shot = tmp_path / "web.png"
     tab.page.screenshot(path=str(shot), full_page=True)
     if os.environ.get("GHOSTDB_FIGURES"):
-        figures = ROOT / "scripts" / "figures"
+        figures = ROOT / "docs" / "figures"
         figures.mkdir(exist_ok=True)
         shutil.copy(shot, figures / "web.png")
     link = tab.page.locator("#permalink").get_attribute("href")
@@ -621,7 +621,7 @@ SHOWN = {  # a position of each game worth a picture: mid-game, values shown
 @pytest.mark.parametrize("game", registry.GAMES, ids=lambda g: g.name)
 def test_every_game_has_a_picture(every_tab: Tab, tmp_path: Path, game: Any) -> None:
     """Each registered game drawn mid-game with its values (GHOSTDB_FIGURES=1 writes the
-    README's pictures, scripts/figures/page-GAME.png)."""
+    manual's pictures, docs/figures/page-GAME.png)."""
     assert game.name in SHOWN, "a new game: add a position worth a picture to SHOWN"
     every_tab.open(SHOWN[game.name])
     every_tab.page.wait_for_selector(f"{BOARD[game.board]}")
@@ -630,7 +630,7 @@ def test_every_game_has_a_picture(every_tab: Tab, tmp_path: Path, game: Any) -> 
     every_tab.page.locator(".game").screenshot(path=str(shot))
     assert shot.stat().st_size > 5_000
     if os.environ.get("GHOSTDB_FIGURES") and not game.word_game:  # Ghost's is web.png
-        shutil.copy(shot, ROOT / "scripts" / "figures" / shot.name)
+        shutil.copy(shot, ROOT / "docs" / "figures" / shot.name)
 
 
 @pytest.mark.parametrize("mode", ["click", "keyboard"])

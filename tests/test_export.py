@@ -54,7 +54,7 @@ def test_a_failed_export_leaves_nothing(tmp_path: Path) -> None:
 def test_the_manuals_duckdb_query_compares_two_dictionaries(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    section = (ROOT / "README.md").read_text().split("### Parquet", 1)[1]
+    section = (ROOT / "docs" / "guide" / "packs.md").read_text().split("## Parquet", 1)[1]
     query = re.search(r"```sql\n(.*?)```", section, re.S)[1]  # type: ignore[index]
     db = tmp_path / "ghost.db"
     with open_store(db) as store:

@@ -54,7 +54,7 @@ def test_every_kept_enable_puzzle_has_exactly_one_winning_move(
 
 
 def test_the_manuals_puzzle_counts_are_enables(solved_enable1: Store) -> None:
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).parent.parent / "docs" / "guide" / "play.md").read_text()
     for length in (3, 4):
         solution = solved_enable1.solution("enable1", Rules(min_length=length))
         found = counts(solution)

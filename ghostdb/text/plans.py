@@ -188,8 +188,7 @@ def opening_plans(
     width = width or min(shutil.get_terminal_size().columns, 100)
     words_only = word_is_path(rules)
     lines = textwrap.wrap(
-        f"{name}, {rules.describe()}: the words each player must know to win after each "
-        "first move",
+        f"{name}, {rules.describe()}: the words each player must know to win after each first move",
         width,
     )
     lines.append("")
