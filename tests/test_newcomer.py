@@ -1,0 +1,47 @@
+"""The first ten minutes: on a fresh clone, with the system's bare Python, the README's
+main job runs as written and exits 0, and so does its Python example after it.  (Its
+test command is the one running this; its console examples are tests/test_readme.py's.)"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+pytestmark = pytest.mark.slow
+
+PYTHON = shutil.which("python3")
+
+
+@pytest.mark.skipif(PYTHON is None, reason="no python3 on PATH to stand for a bare Python")
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout to clone")
+def test_the_readmes_main_job_on_a_fresh_clone(tmp_path: Path) -> None:
+    clone = tmp_path / "ghostdb"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+    readme = (clone / "README.md").read_text()
+    main_job = re.search(r"```sh\n(python3 -m venv .venv && .*?)\n```", readme)[1]  # type: ignore[index]
+    assert "ghostdb openings web2" in main_job
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "GHOSTDB"))}
+    env["PATH"] = os.pathsep.join(
+        p for p in env["PATH"].split(os.pathsep) if not Path(p, "activate").exists()
+    )
+    proc = subprocess.run(
+        ["bash", "-c", main_job], cwd=clone, env=env, capture_output=True, text=True, timeout=1500
+    )
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    assert "player 0 wins, with a, h, l" in proc.stdout
+    example = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    proc = subprocess.run(
+        [str(clone / ".venv" / "bin" / "python"), "-c", example],
+        cwd=clone,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0 and proc.stdout.split() == ["win", "u", "4"], proc.stderr
