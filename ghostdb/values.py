@@ -81,7 +81,8 @@ class Play(NamedTuple):
     def as_dict(self) -> dict[str, Any]:
         data = {
             "move": self.move,
-            "fragment": self.fragment,
+            "position": self.fragment,
+            "fragment": self.fragment,  # the older name, kept for scripts (the glossary)
             "outcome": self.outcome.value,
             "category": self.category,
             "wins": self.wins,
@@ -163,7 +164,8 @@ class Position(NamedTuple):
             "name": self.name,
             "game": self.game,
             "rules": self.rules,
-            "fragment": self.fragment,
+            "position": self.fragment,
+            "fragment": self.fragment,  # the older name, kept for scripts (the glossary)
             "to_move": self.to_move,
             "outcome": self.outcome.value,
             "winner": self.winner,

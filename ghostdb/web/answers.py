@@ -118,6 +118,7 @@ class Answers:
         return {
             "name": name,
             "rules": pos.rules,
+            "position": pos.fragment,
             "fragment": pos.fragment,
             "strategy": strategy,
             "skill": skill,

@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ghostdb.errors import BadFragment, BadMove, GhostdbError, NotForThisGame, NotSolved
+from ghostdb.errors import BadMove, NotForThisGame, NotSolved
 from ghostdb.games.base import LOSS, NOT_FINAL, WIN, Game, PositionGraph
 from ghostdb.games.ghost.rules import (
     MAX_PLAYERS,
@@ -164,7 +164,10 @@ class GhostGame(Game):
 
     def not_stored(self, key: str, stored: Callable[[str], bool], name: str) -> str:
         """No word continues ``key``: in plain Ghost the longest stored prefix tells which
-        letter was the fatal one."""
+        letter was the fatal one; a letter of no word of the dictionary is a typo."""
+        typo = self._typo(key)
+        if typo:
+            return typo
         rules = self.rules
         if rules.variant is not Variant.GHOST:
             return (
@@ -258,25 +261,26 @@ class GhostGame(Game):
 
     def clean_key(self, text: str) -> str:
         fragment = clean_fragment(text)
-        self._check_letters(fragment, BadFragment)
         if self.rules.variant is Variant.ANAGRAM:
             return "".join(sorted(fragment))
         return fragment
 
-    def _check_letters(self, text: str, error: type[GhostdbError]) -> None:
-        """A letter the dictionary has no word with is a typo, not a move that loses: no
-        move plays it (`candidates` plays the dictionary's alphabet)."""
+    def _typo(self, text: str) -> str | None:
+        """A letter the dictionary has no word with is a typo, not a move that loses (no
+        move plays it: `candidates` plays the dictionary's alphabet): what to say, or None."""
         if not self.alphabet or set(text) <= self._letters:
-            return
+            return None
         bad = next(ch for ch in text if ch not in self._letters)
-        raise error(
+        return (
             f"{bad!r} is in no word of the dictionary (its letters: "
             f"{_ranges(self.alphabet)}): a typo?"
         )
 
     def parse_move(self, key: str, text: str) -> tuple[str, str]:
         notation, child = self._parse_move(key, text)
-        self._check_letters(child, BadMove)
+        typo = self._typo(child)
+        if typo:
+            raise BadMove(typo)
         return notation, child
 
     def _parse_move(self, key: str, text: str) -> tuple[str, str]:

@@ -61,7 +61,7 @@
   };
 
   function playBody(move, fragment, r) {
-    const body = { move, fragment, outcome: r.outcome, category: CATEGORY[r.outcome],
+    const body = { move, position: fragment, fragment, outcome: r.outcome, category: CATEGORY[r.outcome],
       wins: r.outcome === "loss", game_length: r.game_length, final: r.game_length === 0 };
     if (r.safe_seats !== null) body.safe_seats = seats(r.safe_seats);
     if (r.label !== null) body.say = r.label;
@@ -114,7 +114,7 @@
     const best = plays.length ? derivedBest(plays, toMove).move : null;
     const decided = toMove !== null && (head.outcome === "win" || head.outcome === "loss") && safe === null;
     const body = {
-      name: pack.header.name, game: pack.header.game, rules: pack.header.rules, fragment: key,
+      name: pack.header.name, game: pack.header.game, rules: pack.header.rules, position: key, fragment: key,
       to_move: toMove, outcome: head.outcome,
       winner: decided ? (head.outcome === "win" ? toMove : 1 - toMove) : null,
       game_length: head.game_length, best_move: best, winning_moves: winning,
@@ -151,7 +151,7 @@
     const strategy = params.strategy || "optimal";
     const by = skill >= 1 || Math.random() < skill ? "strategy" : "random";
     const play = choose(by === "strategy" ? strategy : "random", pos);
-    return { name, rules: pos.rules, fragment: pos.fragment, strategy, skill, seed: null, by, play };
+    return { name, rules: pos.rules, position: pos.fragment, fragment: pos.fragment, strategy, skill, seed: null, by, play };
   }
 
   // The principal lines from a position (ghostdb/store/walks.py): in a two-player word
