@@ -22,6 +22,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
@@ -479,3 +480,64 @@ def test_counted_moves_are_the_graphs(
             position = solution.lookup(graph.keys[i])
             expected = (wins[i], draws[i])
             assert (position.winning_moves, position.drawing_moves) == expected, graph.keys[i]
+
+
+# -- one vocabulary (the manual's glossary) -------------------------------------------------
+
+
+def glossary_outcomes() -> tuple[set[str], set[str]]:
+    """The outcome words the glossary defines: as values (win, loss, …) and as verbs
+    (wins, loses, …)."""
+    text = (Path(__file__).resolve().parent.parent / "docs/reference/glossary.md").read_text()
+    values = re.search(r"\*\*(win, loss, tie, draw)\*\* \(the outcomes\)", text)
+    verbs = re.search(r"they are verbs: \*(\w+)\*, \*(\w+)\*, \*(\w+)\*, \*(\w+)\*", text)
+    assert values and verbs, "the glossary no longer defines the outcome words"
+    return set(values[1].split(", ")), set(verbs.groups())
+
+
+def _outcome_words(answer: Any) -> Iterator[str]:
+    """Every value of an ``outcome`` or ``category`` key in a JSON answer."""
+    if isinstance(answer, dict):
+        for key, value in answer.items():
+            if key in ("outcome", "category") and value is not None:
+                yield value
+            yield from _outcome_words(value)
+    elif isinstance(answer, list):
+        for item in answer:
+            yield from _outcome_words(item)
+
+
+@EVERY_GAME
+def test_every_surface_speaks_the_glossarys_outcomes(
+    game: type[Game], db: Path, solved: Store
+) -> None:
+    """`lookup`'s text and --json and the API's position answer use the glossary's
+    outcome words only, and name a position ``position`` (``fragment`` its alias)."""
+    from fastapi.testclient import TestClient
+
+    from ghostdb.web import create_app
+
+    values, verbs = glossary_outcomes()
+    name = name_of(game)
+    start = solved.solution(name).lookup()
+    keys = ["", best_play(start).fragment]
+    with TestClient(create_app(solved)) as client:
+        for key in keys:
+            code, out, err = run("lookup", name, *([key] if key else []), "--json", db=db)
+            assert code == 0, err
+            answers = [
+                json.loads(out),
+                client.get(f"/api/{name}/position", params={"position": key}).json(),
+            ]
+            for answer in answers:
+                assert set(_outcome_words(answer)) <= values, answer
+                assert answer["position"] == answer["fragment"] == (key or start.fragment)
+                assert all(p["position"] == p["fragment"] for p in answer["plays"])
+            code, out, err = run("lookup", name, *([key] if key else []), db=db)
+            said = re.search(r"(?:player \d|the player) to move (\w+)", out)
+            assert said is None or said[1] in verbs, out
+            lines = out.splitlines()
+            head = next(i for i, line in enumerate(lines) if "  for " in line)
+            at = [c.startswith("for ") for c in re.split(r"\s{2,}", lines[head])].index(True)
+            column = {re.split(r"\s{2,}", line.strip())[at] for line in lines[head + 2 :] if line}
+            assert column <= verbs, out
