@@ -11,7 +11,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ghostdb.games.base import NOT_FINAL, PositionGraph
-from ghostdb.solvers import Values, empty_values, reduce_moves
+from ghostdb.solvers.core import Values, empty_values, reduce_moves
 
 
 def edge_level_bounds(level: np.ndarray, edge_parent: np.ndarray) -> np.ndarray:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ghostdb.games.base import NOT_FINAL, WIN, PositionGraph
-from ghostdb.solvers import Values, group_of, group_starts
+from ghostdb.solvers.core import Values, group_of, group_starts
 from ghostdb.solvers.levels import edge_level_bounds
 
 SPARSE = 0.5

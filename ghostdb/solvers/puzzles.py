@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection
 import numpy as np
 
 from ghostdb.games.base import LOSS, NOT_FINAL, WIN, PositionGraph
-from ghostdb.solvers import Values
+from ghostdb.solvers.core import Values
 
 DIFFICULTIES = ("easy", "medium", "hard")
 RARE = 1.0

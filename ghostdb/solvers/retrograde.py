@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ghostdb.games.base import DRAW, LOSS, NOT_FINAL, TIE, WIN, PositionGraph
-from ghostdb.solvers import NO_LENGTH, Values, distinct, empty_values, reduce_moves
+from ghostdb.solvers.core import NO_LENGTH, Values, distinct, empty_values, reduce_moves
 
 
 def _gather(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ghostdb.games.base import LOSS, NOT_FINAL, WIN, PositionGraph
-from ghostdb.solvers import NO_LENGTH, Values, group_starts, reachable
+from ghostdb.solvers.core import NO_LENGTH, Values, group_starts, reachable
 from ghostdb.solvers.levels import level_bounds
 
 
