@@ -12,6 +12,7 @@ import typer
 
 from ghostdb.cli.group import app, emit, fail, keep_common_words, store_for
 from ghostdb.cli.options import DbOption, Json, Name, RuleOptions, rules_of, with_rule_options
+from ghostdb.play.engine import computer_seats
 
 if TYPE_CHECKING:
     from ghostdb.games.base import RuleSet
@@ -26,8 +27,7 @@ def play(
     players: Annotated[
         str,
         typer.Option(
-            help="One per seat, in turn order: human, computer (= optimal), optimal, "
-            "fastest, rational or random."
+            help=f"One per seat, in turn order: human, computer (= optimal), {computer_seats()}."
         ),
     ] = "human,computer",
     seed: Annotated[int | None, typer.Option(help="Make every computer choice repeatable.")] = None,
@@ -190,7 +190,7 @@ def selfplay(
     *,
     rule_options: RuleOptions,
     players: Annotated[
-        str, typer.Option(help="Computer players, one per seat: optimal, fastest, rational, random")
+        str, typer.Option(help=f"Computer players, one per seat: {computer_seats()}.")
     ] = "optimal,optimal",
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
     seed: Annotated[int | None, typer.Option(help="Make the games repeatable.")] = None,

@@ -49,6 +49,13 @@ HUMAN = "human"
 STRATEGIES = ("optimal", "fastest", "rational", "random", "trap")
 TWO_PLAYER_ONLY = ("optimal", "fastest", "trap")
 ALIASES = {"computer": "optimal"}
+COMMON_SEAT = "common:N"
+"""How a ``common:N`` seat is written (`ghostdb.play.vocabulary.SEAT`)."""
+
+
+def computer_seats() -> str:
+    """The computer players, as help texts and messages list them."""
+    return ", ".join([*STRATEGIES, COMMON_SEAT])
 
 
 def parse_players(text: str | Sequence[str]) -> tuple[str, ...]:
@@ -368,7 +375,7 @@ def selfplay(
     """Play ``games`` games between computer strategies; one RNG, seeded, for all.
     ``new_match(rng)`` sets up a match from the start."""
     if HUMAN in seats:
-        raise BadMove("self-play is for computer players: use optimal, fastest, rational, random")
+        raise BadMove(f"self-play is for computer players: use {computer_seats()}")
     rng = random.Random(seed)
     wins = [0] * len(seats)
     losses = [0] * len(seats)

@@ -23,6 +23,8 @@ from starlette.exceptions import HTTPException
 from ghostdb import __version__
 from ghostdb.errors import BadMove, GhostdbError
 from ghostdb.games.base import Option, RuleSet
+from ghostdb.play.engine import STRATEGIES, computer_seats
+from ghostdb.play.vocabulary import SEAT
 from ghostdb.store import Store
 from ghostdb.web import library
 from ghostdb.web.answers import Answers, dumps, error_body
@@ -82,6 +84,9 @@ Name = Annotated[
         examples=["enable1", "chopsticks", "tictactoe"],
     ),
 ]
+
+STRATEGY_PATTERN = f"^({'|'.join(STRATEGIES)}|{SEAT.pattern.strip('^$')})$"
+"""A computer seat the API takes: a strategy of `ghostdb.play.engine`, or common:N."""
 
 
 async def position_parameter(
@@ -317,10 +322,9 @@ def add_play_routes(app: FastAPI, answers: Answers) -> None:
         strategy: Annotated[
             str,
             Query(
-                pattern=r"^(optimal|fastest|rational|random|trap|common:[1-9][0-9]{0,6})$",
-                description="The computer's strategy (see `ghostdb play`): optimal, "
-                "fastest, rational, random, trap, or common:N, a player who knows only "
-                "the N most common words.",
+                pattern=STRATEGY_PATTERN,
+                description=f"The computer's strategy (see `ghostdb play`): {computer_seats()} "
+                "(a player who knows only the N most common words).",
             ),
         ] = "optimal",
         skill: Annotated[

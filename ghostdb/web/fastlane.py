@@ -18,6 +18,7 @@ from urllib.parse import parse_qsl
 
 from ghostdb.errors import GhostdbError
 from ghostdb.games.base import Option
+from ghostdb.play.engine import STRATEGIES
 from ghostdb.web.answers import Answers, dumps, error_body
 from ghostdb.web.library import MAX_RULES, PARAMETERS, int_range
 
@@ -26,7 +27,6 @@ SMALL_INT = re.compile(r"^[1-9][0-9]{0,2}$")
 SEED = re.compile(r"^(0|[1-9][0-9]{0,17})$")
 SKILL = re.compile(r"^[01](\.[0-9]{1,6})?$")
 BOOLS = {"true": True, "false": False}
-STRATEGIES = ("optimal", "fastest", "rational", "random", "trap")
 MAX_TEXT = 100
 
 # Each parameter: how the lane reads it (the same limits as the routes declare), giving
