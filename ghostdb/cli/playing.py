@@ -12,7 +12,7 @@ import typer
 
 from ghostdb.cli.group import app, emit, fail, keep_common_words, store_for
 from ghostdb.cli.options import DbOption, Json, Name, RuleOptions, rules_of, with_rule_options
-from ghostdb.play.engine import computer_seats
+from ghostdb.play.seats import computer_seats
 
 if TYPE_CHECKING:
     from ghostdb.games.base import RuleSet

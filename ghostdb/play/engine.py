@@ -37,6 +37,7 @@ from typing import Any
 
 from ghostdb.errors import BadMove, DeadFragment
 from ghostdb.games.base import Game
+from ghostdb.play.seats import STRATEGIES, computer_seats
 from ghostdb.play.vocabulary import vocabulary_size
 from ghostdb.values import Outcome, Play, Position
 
@@ -46,16 +47,8 @@ Chooser = Callable[[Position, str, random.Random], Play]
 """The stored position at a key, from the solution a match is played on."""
 
 HUMAN = "human"
-STRATEGIES = ("optimal", "fastest", "rational", "random", "trap")
 TWO_PLAYER_ONLY = ("optimal", "fastest", "trap")
 ALIASES = {"computer": "optimal"}
-COMMON_SEAT = "common:N"
-"""How a ``common:N`` seat is written (`ghostdb.play.vocabulary.SEAT`)."""
-
-
-def computer_seats() -> str:
-    """The computer players, as help texts and messages list them."""
-    return ", ".join([*STRATEGIES, COMMON_SEAT])
 
 
 def parse_players(text: str | Sequence[str]) -> tuple[str, ...]:

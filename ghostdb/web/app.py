@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException
 from ghostdb import __version__
 from ghostdb.errors import BadMove, GhostdbError
 from ghostdb.games.base import Option, RuleSet
-from ghostdb.play.engine import STRATEGIES, computer_seats
+from ghostdb.play.seats import STRATEGIES, computer_seats
 from ghostdb.play.vocabulary import SEAT
 from ghostdb.store import Store
 from ghostdb.web import library

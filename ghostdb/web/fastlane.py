@@ -18,7 +18,7 @@ from urllib.parse import parse_qsl
 
 from ghostdb.errors import GhostdbError
 from ghostdb.games.base import Option
-from ghostdb.play.engine import STRATEGIES
+from ghostdb.play.seats import STRATEGIES
 from ghostdb.web.answers import Answers, dumps, error_body
 from ghostdb.web.library import MAX_RULES, PARAMETERS, int_range
 
