@@ -264,9 +264,9 @@ class Game(ABC):
     """Every move appends one character to the key (plain Ghost): a position's children
     are the keys of the next level that it begins, one range of the primary key."""
 
-    def __init__(self, rules: Any) -> None:
-        self.rules = rules
-        self.key = rules.key
+    def __init__(self, rules: Any = None) -> None:
+        self.rules = self.rules_type() if rules is None else rules  # none given: the default
+        self.key = self.rules.key
         """The rule set's key, e.g. ``chopsticks/5``."""
 
     # -- rule sets ---------------------------------------------------------------------------
@@ -287,7 +287,10 @@ class Game(ABC):
             name: option.default if given.get(name) is None else option.check(given[name])
             for name, option in own.items()
         }
-        return cls.rules_type.from_options(**values)
+        # A rule set is its options' values, by name (Ghost's turns its variant's name into
+        # the variant: its own `from_options`).
+        make = getattr(cls.rules_type, "from_options", cls.rules_type)
+        return make(**values)
 
     @classmethod
     def owns_key(cls, key: str) -> bool:

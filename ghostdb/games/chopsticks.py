@@ -54,10 +54,6 @@ class ChopsticksRules:
     def __post_init__(self) -> None:
         OPTIONS[0].check(self.fingers)
 
-    @classmethod
-    def from_options(cls, fingers: int, rollover: bool, transfers: bool) -> ChopsticksRules:
-        return cls(fingers, rollover, transfers)
-
     @property
     def key(self) -> str:
         """E.g. ``chopsticks/5`` or ``chopsticks/4/rollover/no-transfers``."""
@@ -112,9 +108,6 @@ class Chopsticks(Game):
         "ever is a draw."
     )
     example_positions = ("11-11", "12-11")
-
-    def __init__(self, rules: ChopsticksRules | None = None) -> None:
-        super().__init__(rules or ChopsticksRules())
 
     # -- moves ---------------------------------------------------------------------------
 

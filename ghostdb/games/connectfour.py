@@ -75,10 +75,6 @@ class ConnectFourRules:
                 f"most {MAX_CELLS} cells fit: 4 × 4, 5 × 4, 4 × 5)"
             )
 
-    @classmethod
-    def from_options(cls, width: int, height: int) -> ConnectFourRules:
-        return cls(width, height)
-
     @property
     def key(self) -> str:
         """E.g. ``connectfour/4x4`` (width, then height)."""
@@ -143,7 +139,7 @@ class ConnectFour(Game):
     example_positions = ("..../..../..../....", "..../..../..../.x..")
 
     def __init__(self, rules: ConnectFourRules | None = None) -> None:
-        super().__init__(rules or ConnectFourRules())
+        super().__init__(rules)
         self.width, self.height = self.rules.width, self.rules.height
         self._lines = _lines(self.width, self.height)
 

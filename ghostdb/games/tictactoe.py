@@ -26,10 +26,6 @@ class TicTacToeRules:
     game: ClassVar[str] = "tictactoe"
     players: ClassVar[int] = 2
 
-    @classmethod
-    def from_options(cls) -> TicTacToeRules:
-        return cls()
-
     @property
     def key(self) -> str:
         return "tictactoe"
@@ -68,9 +64,6 @@ class TicTacToe(Game):
         "tie. Squares are numbered 1–9 row by row from the top left."
     )
     example_positions = (".........", "x...o....")
-
-    def __init__(self, rules: TicTacToeRules | None = None) -> None:
-        super().__init__(rules or TicTacToeRules())
 
     def start(self) -> str:
         return "." * 9
