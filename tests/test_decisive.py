@@ -274,7 +274,8 @@ def test_bad_input_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
         (("tictactoe",), "decisive words are a word-game question"),
         (("five", "-m", "4"), "not solved for Ghost, words of 4+ letters"),
         (("five", "--rules", "super"), "not solved for SuperGhost"),
-        (("five", "--position", "zz"), "'zz' begins no word"),
+        (("five", "--position", "aa"), "'aa' begins no word"),
+        (("five", "--position", "zz"), "'z' is in no word of the dictionary"),
         (("five", "--position", "g1"), "'1'"),
     ):
         code, out, err = run("decisive", *args, db=db)
