@@ -265,15 +265,18 @@ def test_kept_answers_on_the_server_are_the_positions_and_sqlites(tmp_path: Path
             assert not any(k.other_id for k, _ in kept.stored(conn, first))
 
 
-def test_the_server_going_away_mid_solve_is_one_line(pg: Store) -> None:
+def test_the_server_going_away_mid_solve_is_one_line(enable1: Path) -> None:
     """The server ends the connection while a solve copies its rows in: the command
     says so in one line, exit 1 (psycopg's own log line about the broken copy kept off
-    the terminal), and the store answers as before.  Last in the file: it leaves a
-    failed job behind."""
+    the terminal), and the store answers as before: nothing of that solve published."""
     import subprocess
     import sys
     import time
 
+    reset_postgres(PG_URL)
+    pg = open_store(PG_URL)
+    pg.ingest(enable1)
+    pg.solve("enable1")
     before = pg.solution("enable1").lookup("qu")
     proc = subprocess.Popen(
         [
@@ -317,3 +320,6 @@ def test_the_server_going_away_mid_solve_is_one_line(pg: Store) -> None:
     assert "was lost during the command" in err
     assert "error ignored" not in err and "psycopg.Copy" not in err and "Traceback" not in err
     assert pg.solution("enable1").lookup("qu") == before
+    statuses = {(s.rules, s.status) for s in pg.solutions("enable1")}
+    assert ("superduper/4", "complete") not in statuses and ("ghost/3", "complete") in statuses
+    pg.close()
