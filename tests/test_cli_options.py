@@ -120,3 +120,6 @@ def test_the_database_may_be_named_before_the_command(five: Path) -> None:
         "--",
         "-x",
     ]
+    for alone in (["--db"], ["--db", str(five)], [f"--db={five}"]):
+        found = CliRunner().invoke(app, alone)
+        assert found.exit_code == 1 and "no command: put one after it" in found.output

@@ -155,6 +155,13 @@ class GhostdbGroup(TyperGroup):
     ) -> Any:
         args = hoisted(list(sys.argv[1:] if args is None else args))
         quiet_libraries()
+        if args and args[0].partition("=")[0] in GLOBAL_OPTIONS:  # no command after them
+            typer.echo(
+                f"error: {args[0].partition('=')[0]} is given, but no command: put one after "
+                "it, e.g. `ghostdb --db FILE lookup NAME` (`ghostdb --help` lists them)",
+                err=True,
+            )
+            sys.exit(1)
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:

@@ -247,7 +247,8 @@ def _compute(game: Game, subject: _Subject, progress: ProgressFn | None) -> _Sol
     keeps them) and gather every column to write."""
     if progress:
         progress("build", 0, 1)
-    zipfs = _zipfs(game, subject)  # read meanwhile, for the puzzles
+    # Read meanwhile, for the puzzles (two players: with more there are none).
+    zipfs = _zipfs(game, subject) if game.rules.players == 2 else None
     words, subject.words = subject.words, None
     graph = game.build(words)
     del words
