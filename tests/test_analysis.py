@@ -79,7 +79,7 @@ def test_verdicts_agree_with_brute_force(
             fragment = child
         if not moves:
             return
-        found = store.analyse("small", moves, rules).as_dict()
+        found = store.solution("small", rules).analyse(moves).as_dict()
     assert [(m["value_before"], m["value_after"], m["verdict"]) for m in found["moves"]] == checks
     for m, (before, _, _) in zip(found["moves"], checks, strict=True):
         assert m["length_before"] == brute.value(m["before"])[1]
@@ -145,7 +145,7 @@ def test_tictactoe_verdicts_agree_with_a_minimax(every_db: Path) -> None:
                 moves.append(str(i + 1))
                 checks.append((before, after, verdict, n0, n1))
                 board = child
-            found = store.analyse("tictactoe", moves).as_dict()
+            found = store.solution("tictactoe").analyse(moves).as_dict()
             assert [
                 (
                     m["value_before"],
@@ -209,7 +209,7 @@ def test_the_record_play_prints_round_trips_into_analyse(
         found = json.loads(out)
         assert [m["move"] for m in found["moves"]] == record.split()
         for m in found["moves"]:
-            pos = store.lookup(name, m["before"])
+            pos = store.solution(name).lookup(m["before"])
             play = next(p for p in pos.plays if p.fragment == m["after"])
             mover = 1 if pos.to_move is None else None  # the key may not say whose turn
             assert m["value_before"] == pos.outcome.value, (m, mover)
@@ -245,4 +245,4 @@ def test_text_and_bad_records(every_db: Path) -> None:
 
 def test_a_record_too_long_is_refused(every_db: Path) -> None:
     with open_store(str(every_db), create=False) as store, pytest.raises(BadMove):
-        store.analyse("chopsticks", ["1>1"] * 201)
+        store.solution("chopsticks").analyse(["1>1"] * 201)

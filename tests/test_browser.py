@@ -277,7 +277,9 @@ def test_explore_values_moves_against_a_common_player(tab: Tab, web_store: Store
     tab.page.locator("#ex-against").select_option("common:2000")
     tab.page.locator("#explore-form button[type=submit]").click()
     tab.page.wait_for_selector("#ex-out th:text('against common:2000')")
-    found = web_store.solution("enable1").against(web_store.lookup("enable1", "q"), "common:2000")
+    found = web_store.solution("enable1").against(
+        web_store.solution("enable1").lookup("q"), "common:2000"
+    )
     rows = tab.page.locator("#ex-out tbody tr").all_inner_texts()
     for p in found["plays"]:
         row = next(r for r in rows if r.split("\t")[0] == p["move"])
@@ -297,7 +299,7 @@ def test_puzzles_keep_a_streak(tab: Tab, web_store: Store) -> None:
         tab.page.wait_for_selector("#pz-out .puzzle-move:not([disabled])")
         text = tab.page.locator("#pz-out p").first.inner_text()
         fragment = text.split(" — ")[0]
-        pos = web_store.lookup("enable1", fragment)
+        pos = web_store.solution("enable1").lookup(fragment)
         answer = next(p.move for p in pos.plays if p.wins)
         moves = tab.page.locator("#pz-out .puzzle-move")
         pick = answer if right else next(m for m in moves.all_inner_texts() if m != answer)

@@ -53,7 +53,7 @@ def test_the_player_plays_its_own_games_best_move(
         store.solve("small", rules)
         vocabulary = solve_vocabulary(game_of(rules, "abcd"), known)
         rng = random.Random(data.draw(st.integers(0, 10**6)))
-        pos = store.lookup("small", "", rules)
+        pos = store.solution("small", rules).lookup("")
         while not pos.is_final and pos.plays:
             play = choose_known(vocabulary, pos, rng)
             alive = [p for p in pos.plays if mine.is_fragment(p.fragment)]
@@ -68,7 +68,7 @@ def test_the_player_plays_its_own_games_best_move(
                 assert worth(play.fragment) == min(worth(p.fragment) for p in alive)
             if play.is_final:
                 break
-            pos = store.lookup("small", play.fragment, rules)
+            pos = store.solution("small", rules).lookup(play.fragment)
 
 
 @settings(

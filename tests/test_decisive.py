@@ -306,7 +306,7 @@ def solve_start(store: Store, words: list[str], name: str, rules: Rules) -> str:
     listed = wordlists.normalise(words, source=name)
     name = store.ingest_words(listed, name=name).dictionary.name  # the same words: stored
     store.solve(name, rules)
-    return store.lookup(name, "", rules).outcome.value
+    return store.solution(name, rules).lookup("").outcome.value
 
 
 @pytest.mark.slow

@@ -69,5 +69,5 @@ def test_the_manuals_duckdb_query_compares_two_dictionaries(
         assert len(everything) == comparison.different_reachable > 0
         assert shown == everything[:5]
         for fragment, a, b in shown:
-            assert a == store.lookup("enable1", fragment).outcome.value
-            assert b == store.lookup("twl06", fragment).outcome.value != a
+            assert a == store.solution("enable1").lookup(fragment).outcome.value
+            assert b == store.solution("twl06").lookup(fragment).outcome.value != a

@@ -83,7 +83,7 @@ def test_an_answer_asked_again_is_sent_from_memory_as_it_was(
         raise AssertionError("read again")
 
     with monkeypatch.context() as patch:
-        for method in ("solution", "lookup", "compare", "catalogue", "games", "openings"):
+        for method in ("solution", "published", "compare", "catalogue", "games"):
             patch.setattr(store, method, no_reads)
         again = client.get(url)
     assert (again.status_code, again.content) == (200, first.content)

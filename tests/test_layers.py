@@ -21,6 +21,23 @@ def test_the_import_contracts_hold() -> None:
     assert " 0 broken" in proc.stdout, proc.stdout[-3000:]
 
 
+def test_the_store_calls_no_module_that_calls_it_back() -> None:
+    """The contracts of tests/layers_annotations.toml: they count the imports made for
+    annotations, which the others leave out, so a module handed the `Store` (or the
+    `Solution` that calls it) is a circle here."""
+    lint = shutil.which("lint-imports") or str(Path(sys.executable).parent / "lint-imports")
+    config = ROOT / "tests" / "layers_annotations.toml"
+    proc = subprocess.run(
+        [lint, "--no-cache", "--config", str(config)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert "2 kept, 0 broken" in proc.stdout, proc.stdout[-3000:]
+
+
 def test_no_module_forwards_names_with_getattr() -> None:
     found = []
     for path in sorted((ROOT / "ghostdb").rglob("*.py")):

@@ -111,13 +111,13 @@ def test_console_through_a_pipe(five: Path) -> None:
 
 
 def test_optimal_wins_with_every_winning_move_and_stalls_when_losing(five_store: Store) -> None:
-    start = five_store.lookup("five", "")  # player 0 loses: g lasts 5 moves, t only 3
+    start = five_store.solution("five").lookup("")  # player 0 loses: g lasts 5 moves, t only 3
     assert {choose("optimal", start, _rng(s), 2, Rules()).move for s in range(30)} == {"g"}
-    g = five_store.lookup("five", "g")  # player 1 wins with h or r
+    g = five_store.solution("five").lookup("g")  # player 1 wins with h or r
     assert {choose("optimal", g, _rng(s), 2, Rules()).move for s in range(30)} == {"h", "r"}
     assert {choose("fastest", g, _rng(s), 2, Rules()).move for s in range(30)} == {"h"}
     assert {choose("random", start, _rng(s), 2, Rules()).move for s in range(30)} == {"g", "t"}
-    tr = five_store.lookup("five", "tr")  # player 0 wins only with e
+    tr = five_store.solution("five").lookup("tr")  # player 0 wins only with e
     assert {choose("rational", tr, _rng(s), 2, Rules()).move for s in range(30)} == {"e"}
 
 
@@ -130,7 +130,7 @@ def _rng(seed: int):  # type: ignore[no-untyped-def]
 def test_three_players(store: Store, tmp_path: Path) -> None:
     store.ingest(write_list(tmp_path, "abc abd abcd", "three"))
     store.solve("three")
-    game = store.new_game("three", players="rational,rational,rational", seed=1)
+    game = store.solution("three").new_game("rational,rational,rational", seed=1)
     game.computer_move()
     game.computer_move()
     # At ab, player 2 could complete abc or abd; rational avoids a word: no other
@@ -139,8 +139,8 @@ def test_three_players(store: Store, tmp_path: Path) -> None:
     assert game.result is not None and game.result.kind == "word"
     assert game.result.losers == (2,) and game.result.winners == (0, 1)
     with pytest.raises(BadMove, match="two players only"):
-        store.new_game("three", players="optimal,random,random")
-    report = store.selfplay("three", players="random,random,random", games=50, seed=3)
+        store.solution("three").new_game("optimal,random,random")
+    report = store.solution("three").selfplay("random,random,random", games=50, seed=3)
     assert sum(report.losses) == 50 and sum(report.wins) == 100
 
 
@@ -154,12 +154,12 @@ def test_a_dead_play_is_worded_by_the_game(five_store: Store) -> None:
         (Rules(Variant.SUPER), "gt"): "no word contains 'gt'; 'gh' or 'gr' would have continued",
     }
     for (rules, moves), reason in expected.items():
-        game = five_store.new_game("five", rules, players="human,human")
+        game = five_store.solution("five", rules).new_game("human,human")
         for move in moves:
             game.play(move)
         assert game.result is not None and (game.result.kind, game.result.won) == ("dead", False)
         assert game.result.reason == reason
-    game = five_store.new_game("five", players="human,human")
+    game = five_store.solution("five").new_game("human,human")
     with pytest.raises(BadMove, match=r"'z' is in no word of the dictionary .*: a typo\?"):
         game.play("z")  # a letter of no word at all: asked again, not lost
     assert game.result is None
@@ -169,8 +169,8 @@ def test_a_dead_play_is_worded_by_the_game(five_store: Store) -> None:
 
 
 def test_seed_makes_games_repeatable(five_store: Store) -> None:
-    a = five_store.selfplay("five", players="random,random", games=40, seed=7)
-    b = five_store.selfplay("five", players="random,random", games=40, seed=7)
+    a = five_store.solution("five").selfplay("random,random", games=40, seed=7)
+    b = five_store.solution("five").selfplay("random,random", games=40, seed=7)
     assert a == b
     assert len(a.final_words) > 1  # random really varies between games
 
@@ -178,7 +178,7 @@ def test_seed_makes_games_repeatable(five_store: Store) -> None:
 def test_one_query_per_computer_move(five_store: Store) -> None:
     statements: list[str] = []
     five_store.lookups.dbapi().set_trace_callback(statements.append)
-    game = five_store.new_game("five", players="optimal,optimal", seed=1)
+    game = five_store.solution("five").new_game("optimal,optimal", seed=1)
     moves = 0
     while game.result is None:
         before = len(statements)
@@ -192,7 +192,7 @@ def test_one_query_per_computer_move(five_store: Store) -> None:
 def test_super_moves_typed_in_notation(store: Store, tmp_path: Path) -> None:
     store.ingest(write_list(tmp_path, "acc ccaa", "acc"))
     store.solve("acc", Rules(Variant.SUPERDUPER))
-    game = store.new_game("acc", Rules(Variant.SUPERDUPER), players="human,human")
+    game = store.solution("acc", Rules(Variant.SUPERDUPER)).new_game("human,human")
     game.play("a")
     game.play("c+")
     with pytest.raises(BadMove, match="say where the letter goes"):

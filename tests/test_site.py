@@ -154,10 +154,10 @@ def js_positions(tab: Tab, name: str, rules: str, keys: list[str]) -> list[dict[
 
 
 def held_to_the_store(tab: Tab, store: Store, name: str, rules: str, keys: list[str]) -> None:
-    """Each key as the copy answers it equals ``store.lookup`` (the same JSON)."""
+    """Each key as the copy answers it equals the store's lookup (the same JSON)."""
     chosen = parse_rules(rules)
     for key, mine in zip(keys, js_positions(tab, name, rules, keys), strict=True):
-        theirs = store.lookup(name, key, chosen).as_dict()
+        theirs = store.solution(name, chosen).lookup(key).as_dict()
         assert mine == theirs, (rules, key)
 
 
@@ -246,7 +246,7 @@ def test_the_copys_computer_plays_100_games_of_enable_perfectly(
     for replies, last, winner in games:
         assert winner == 1, last
         for fragment, move in replies:
-            pos = solved_enable1.lookup("enable1", fragment, rules)
+            pos = solved_enable1.solution("enable1", rules).lookup(fragment)
             play = next(p for p in pos.plays if p.move == move)
             assert pos.outcome.value == "win" and play.wins, (fragment, move)
             if strategy == "fastest":

@@ -697,7 +697,9 @@ def test_serve_answers_many_requests_at_once_and_stops_on_ctrl_c(
             if fragment == "ghx":
                 assert answer[0] == 400
             else:
-                expected = web_store.lookup("enable1", fragment, Rules(min_length=int(min_length)))
+                expected = web_store.solution("enable1", Rules(min_length=int(min_length))).lookup(
+                    fragment
+                )
                 assert answer == expected.as_dict()
     finally:
         code, out, err = stop(proc)

@@ -131,7 +131,7 @@ class Result:
 
 @dataclass
 class Match:
-    """A game in progress.  Create one with `Store.new_game`."""
+    """A game in progress.  Create one with `Solution.new_game`."""
 
     lookup: Lookup
     name: str

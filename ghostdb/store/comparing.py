@@ -36,14 +36,13 @@ if TYPE_CHECKING:
 
     from ghostdb.games.base import RuleSet
     from ghostdb.reports import Comparison
-    from ghostdb.store.solution import Solution
-    from ghostdb.store.store import Store
+    from ghostdb.store.handle import Handle, Opener
 
 
 def check_kept(
     engine: Engine,
     solution_id: int,
-    handle: Callable[[int], Solution | None],
+    handle: Callable[[int], Handle | None],
     checked: Collection[int] = (),
 ) -> tuple[int, list[str]]:
     """Work every answer kept about a solution out again from the stored positions and
@@ -91,7 +90,7 @@ def check_kept(
 
 
 def compare(
-    store: Store,
+    open_solution: Opener,
     a: str,
     b: str,
     rules: RuleSet | None,
@@ -112,7 +111,7 @@ def compare(
             else f"{a} has one rule set"
         )
         raise BadMove(f"nothing to compare: give a second name, or {other}")
-    left, right = store.solution(a, rules), store.solution(b, vs_rules)
+    left, right = open_solution(a, rules), open_solution(b, vs_rules)
     body = _pair(left, right, examples, may_compute(left, compute))
     return Comparison(
         a=summary(left, compute),
@@ -130,7 +129,7 @@ def compare(
     )
 
 
-def _pair(left: Solution, right: Solution, examples: int, compute: bool) -> dict[str, Any]:
+def _pair(left: Handle, right: Handle, examples: int, compute: bool) -> dict[str, Any]:
     """The kept comparison of two solutions with at least ``examples`` examples of each
     difference (one kept the other way round serves, its sides swapped)."""
     with left.engine.connect() as conn:
@@ -152,7 +151,7 @@ def _pair(left: Solution, right: Solution, examples: int, compute: bool) -> dict
     return body
 
 
-def compare_command(left: Solution, right: Solution) -> str:
+def compare_command(left: Handle, right: Handle) -> str:
     """The command that compares two solutions: the second side's rule options as
     ``--vs-…`` where they differ from the first's (as `ghostdb compare` reads them)."""
     words = ["ghostdb compare", left.name]
@@ -188,7 +187,7 @@ def _swapped(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def work_out_pair(left: Solution, right: Solution, limit: int) -> dict[str, Any]:
+def work_out_pair(left: Handle, right: Handle, limit: int) -> dict[str, Any]:
     """Compare two solutions row by row (joins over their positions and words), keeping
     ``limit`` examples of each difference."""
     with left.engine.connect() as conn:

@@ -40,8 +40,7 @@ if TYPE_CHECKING:
     from ghostdb.games.base import RuleSet
     from ghostdb.games.ghost.fragments import Fragments
     from ghostdb.reports import DecisiveWords, WhyDiffer
-    from ghostdb.store.solution import Solution
-    from ghostdb.store.store import Store
+    from ghostdb.store.handle import Handle, Opener
 
 NORMALISING = ("keep_capitalised", "fold_accents")
 """Ingest options that change which words a list holds: a pool must share them."""
@@ -53,7 +52,7 @@ WORD_FIELDS = ("kind", "word", "outcome", "move", "move_before", "move_after")
 
 
 def decisive(
-    solution: Solution, position: str = "", pool: str | None = None, compute: bool = True
+    solution: Handle, position: str = "", pool: str | None = None, compute: bool = True
 ) -> DecisiveWords:
     """See `Solution.decisive`."""
     from ghostdb.reports import DecisiveWords
@@ -90,7 +89,7 @@ def decisive(
 
 
 def _work_out(
-    solution: Solution, key: tuple[int, str, str, int], position: str, pool: str | None
+    solution: Handle, key: tuple[int, str, str, int], position: str, pool: str | None
 ) -> tuple[dict[str, Any], dict[str, list[Any]]]:
     """Work out and store the decisive words at ``position`` (see `Decider`)."""
     started = time.perf_counter()
@@ -117,11 +116,11 @@ def _work_out(
     return row, found
 
 
-def why(store: Store, a: str, b: str, rules: RuleSet, compute: bool = True) -> WhyDiffer:
+def why(open_solution: Opener, a: str, b: str, rules: RuleSet, compute: bool = True) -> WhyDiffer:
     """See `Store.why`."""
     from ghostdb.reports import WhyDiffer
 
-    left, right = store.solution(a, rules), store.solution(b, rules)
+    left, right = open_solution(a, rules), open_solution(b, rules)
     left.game.check_decisive()
     start_a, start_b = left.lookup(), right.lookup()
     pool_id = _pool_id(left, b)
@@ -149,7 +148,7 @@ def why(store: Store, a: str, b: str, rules: RuleSet, compute: bool = True) -> W
 
 
 def _work_out_why(
-    left: Solution, key: tuple[int, str, str, int], b: str, target: str
+    left: Handle, key: tuple[int, str, str, int], b: str, target: str
 ) -> tuple[dict[str, Any], dict[str, list[Any]]]:
     started = time.perf_counter()
     inputs = _inputs(left.engine, key)
@@ -198,7 +197,7 @@ def _fewest(row: dict[str, Any], found: dict[str, list[Any]]) -> Any:
 
 
 def _read(
-    solution: Solution, key: tuple[int, str, str, int]
+    solution: Handle, key: tuple[int, str, str, int]
 ) -> tuple[dict[str, Any], dict[str, list[Any]]] | None:
     """A stored answer: its row and its words by kind, or None."""
     with solution.engine.connect() as conn:
@@ -221,7 +220,7 @@ def _inputs_in(conn: Connection, key: tuple[int, str, str, int]) -> tuple[Any, .
 
 
 def _store(
-    solution: Solution,
+    solution: Handle,
     key: tuple[int, str, str, int],
     inputs: tuple[Any, ...],
     row: dict[str, Any],
@@ -361,7 +360,7 @@ def _check_answer(conn: Connection, row: Any, decider: Any, min_length: int) -> 
 # -- what an answer is worked out from -----------------------------------------------------------
 
 
-def values(solution: Solution) -> Mapping[str, str]:
+def values(solution: Handle) -> Mapping[str, str]:
     """Every stored fragment of a solution with its outcome: in plain Ghost a
     `Fragments` (arrays, the game words marked in it: see `read_fragments`), in the
     Super variants a dict."""
@@ -384,7 +383,7 @@ def _stored_values(conn: Connection, solution_id: int) -> dict[str, str]:
     return {fragment: VALUE_NAMES[code] for fragment, code in rows}
 
 
-def _decider(solution: Solution) -> Any:
+def _decider(solution: Handle) -> Any:
     """The solution's decider (`ghostdb.games.ghost.decisive`), once the memory it needs
     is known to be there (TooBig otherwise, before anything is read)."""
     with solution.engine.connect() as conn:
@@ -514,7 +513,7 @@ def _word_pieces(conn: Connection, dictionary_id: int, min_length: int) -> Itera
         start = following
 
 
-def _pool_id(solution: Solution, pool: str) -> int:
+def _pool_id(solution: Handle, pool: str) -> int:
     """The id of the pool dictionary (UnknownDictionary when there is none)."""
     if pool == solution.name:
         raise BadMove(f"the pool is {pool} itself: give another dictionary to add words from")
@@ -522,7 +521,7 @@ def _pool_id(solution: Solution, pool: str) -> int:
         return int(dictionaries.dictionary_row(conn, pool).id)
 
 
-def _pool(solution: Solution, pool: str, min_length: int) -> list[str]:
+def _pool(solution: Handle, pool: str, min_length: int) -> list[str]:
     """The game words of another stored dictionary (its name checked by `_pool_id`),
     ingested the same way."""
     mine = dictionaries.dictionary(solution.engine, solution.name).report.get("options") or {}

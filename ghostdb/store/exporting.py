@@ -23,7 +23,7 @@ from ghostdb.positions import seats
 from ghostdb.store.schema import positions
 
 if TYPE_CHECKING:
-    from ghostdb.store.solution import Solution
+    from ghostdb.store.handle import Handle
 
 BATCH = 100_000
 """Rows a Parquet row group."""
@@ -48,7 +48,7 @@ def file_name(rules_key: str) -> str:
     return rules_key.replace("/", "-") + ".parquet"
 
 
-def export_solution(solution: Solution, folder: Path) -> tuple[Path, int]:
+def export_solution(solution: Handle, folder: Path) -> tuple[Path, int]:
     """Write ``solution``'s positions to ``folder/NAME/RULES.parquet``; (the file, rows)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -89,7 +89,7 @@ def export_solution(solution: Solution, folder: Path) -> tuple[Path, int]:
     return target, rows
 
 
-def _batches(solution: Solution, schema: Any) -> Iterator[Any]:
+def _batches(solution: Handle, schema: Any) -> Iterator[Any]:
     """The solution's positions as record batches of `BATCH` rows, level by level in key
     order: each column made whole by pyarrow from the rows turned into columns (the
     outcome's codes are the dictionary's indices as they are), not a row at a time."""

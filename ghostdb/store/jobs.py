@@ -320,9 +320,9 @@ def _keep(
     `ghostdb.store.kept`), read back through a handle on it as any reader would.  One
     superseded meanwhile (another process solved the rule set again) is left alone: its
     rows are gone, and the solve that superseded it keeps its own answers."""
+    from ghostdb.store.handle import Handle
     from ghostdb.store.lookups import Lookups
     from ghostdb.store.reports import keep_solution
-    from ghostdb.store.solution import Solution
 
     if progress:
         progress("keep", 0, 1)
@@ -330,7 +330,7 @@ def _keep(
     try:
         ref = lookups.ref(name, rules)
         if ref.id == solution_id:
-            keep_solution(Solution(engine, lookups, name, rules, ref), counted, puzzles)
+            keep_solution(Handle(engine, lookups, name, rules, ref), counted, puzzles)
     except NotSolved:  # superseded, and the new one withdrawn: nothing to keep
         pass
     except Exception as exc:  # the solution stands: say so, and how to finish

@@ -17,13 +17,13 @@ from ghostdb.store.schema import dictionaries, positions
 
 if TYPE_CHECKING:
     from ghostdb.pack import Pack
-    from ghostdb.store.solution import Solution
+    from ghostdb.store.handle import Handle
 
 STREAM = 20_000
 """Rows fetched at a time while a solution is read out in key order."""
 
 
-def pack_solution(solution: Solution, path: Path) -> tuple[int, int]:
+def pack_solution(solution: Handle, path: Path) -> tuple[int, int]:
     """Write ``solution`` (every stored position) to a pack at ``path``, read in one
     snapshot; (positions, bytes written)."""
     from ghostdb import __version__
@@ -70,7 +70,7 @@ def _records(conn: Any, solution_id: int) -> Iterator[Record]:
         yield (key, bool(reachable), outcome, length, best, safe, label)
 
 
-def compare_with_store(pack: Pack, solution: Solution) -> list[str]:
+def compare_with_store(pack: Pack, solution: Handle) -> list[str]:
     """Where ``pack`` and the stored ``solution`` disagree (at most a few named): its
     header's rule set, its positions, any position's fields, and every best move a probe
     of the pack gives (`ghostdb.positions.derived_best`) against the stored one."""

@@ -18,7 +18,7 @@ from ghostdb.store import kept
 from ghostdb.values import Outcome
 
 if TYPE_CHECKING:
-    from ghostdb.store.solution import Solution
+    from ghostdb.store.handle import Handle
 
 PUZZLES = "puzzles"
 """The question the puzzles are kept under (`ghostdb.store.kept`)."""
@@ -28,7 +28,7 @@ CACHED = 32
 _CACHE: dict[tuple[str, int], dict[str, Any]] = {}
 
 
-def kept_puzzles(solution: Solution) -> dict[str, Any]:
+def kept_puzzles(solution: Handle) -> dict[str, Any]:
     """The kept body: ``count`` and ``puzzles`` (key, game length, other moves,
     difficulty); NotWorkedOut naming the command for a solution published before
     puzzles were kept, or of a game of more than two players."""
@@ -54,7 +54,7 @@ def kept_puzzles(solution: Solution) -> dict[str, Any]:
 
 
 def puzzle(
-    solution: Solution, difficulty: str | None = None, seed: int | None = None
+    solution: Handle, difficulty: str | None = None, seed: int | None = None
 ) -> dict[str, Any]:
     """One kept puzzle (of ``difficulty``, if given), chosen at random (``seed``: the
     same one again), as the page and ``ghostdb puzzle --json`` give it."""
@@ -84,7 +84,7 @@ def puzzle(
     }
 
 
-def line_end(solution: Solution, play: Any) -> str | None:
+def line_end(solution: Handle, play: Any) -> str | None:
     """The word the best line after ``play`` ends on."""
     for _ in range(LINE_LIMIT):
         if play.is_final:
@@ -96,7 +96,7 @@ def line_end(solution: Solution, play: Any) -> str | None:
     return None
 
 
-def counts(solution: Solution) -> dict[str, int]:
+def counts(solution: Handle) -> dict[str, int]:
     """How many puzzles of each difficulty are kept (all found, up to the cap)."""
     body = kept_puzzles(solution)
     found = dict.fromkeys(DIFFICULTIES, 0)
@@ -105,7 +105,7 @@ def counts(solution: Solution) -> dict[str, int]:
     return found
 
 
-def check_puzzles(solution: Solution, body: dict[str, Any]) -> list[str]:
+def check_puzzles(solution: Handle, body: dict[str, Any]) -> list[str]:
     """Each kept puzzle against its lookup (for `verify`): reachable, a win for the
     mover, exactly one winning move and at least one other, its length as stored."""
     problems = []

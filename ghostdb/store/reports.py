@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import case, func, select
 from sqlalchemy.engine import Connection
@@ -32,10 +32,14 @@ from ghostdb.store.schema import positions
 from ghostdb.store.walks import missing_plans, plan_sizes
 
 if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+    from ghostdb.games.base import RuleSet
     from ghostdb.reports import PlanSize, SolutionSummary, SurveyRow
-    from ghostdb.store.solution import Solution
-    from ghostdb.store.store import Store
+    from ghostdb.store.handle import Handle, Opener
     from ghostdb.strategies import OpeningPlans, ReportRow, Strategy
+
+H = TypeVar("H", bound="Handle")  # a handle, or the `Solution` the façade hands out
 
 SUMMARY, OPENINGS, COMPARE = "summary", "openings", "compare"
 """The questions kept (with ``plan/0`` and ``plan/1``, see `plan_question`)."""
@@ -52,18 +56,18 @@ def plan_question(player: int) -> str:
     return f"plan/{player}"
 
 
-def may_compute(solution: Solution, compute: bool | None) -> bool:
+def may_compute(solution: Handle, compute: bool | None) -> bool:
     return solution.writable if compute is None else compute
 
 
-def _report_command(solution: Solution) -> str:
+def _report_command(solution: Handle) -> str:
     return f"ghostdb report {solution.name}"
 
 
 # -- one solution ------------------------------------------------------------------------------
 
 
-def figures(solution: Solution, compute: bool | None = None) -> dict[str, Any]:
+def figures(solution: Handle, compute: bool | None = None) -> dict[str, Any]:
     """A solution's kept figures: its summary (`SolutionSummary` as a dict), its
     census, how many outcomes each player's best plan loses, and the start's safe seats."""
     return kept.answer(
@@ -76,13 +80,13 @@ def figures(solution: Solution, compute: bool | None = None) -> dict[str, Any]:
     )
 
 
-def summary(solution: Solution, compute: bool | None = None) -> SolutionSummary:
+def summary(solution: Handle, compute: bool | None = None) -> SolutionSummary:
     """The headline figures of a solution (kept)."""
     return kept.summary_from(figures(solution, compute)["summary"])
 
 
 def work_out_figures(
-    solution: Solution,
+    solution: Handle,
     census: Census | None = None,
     plans: Sequence[Strategy] | None = None,
 ) -> dict[str, Any]:
@@ -130,7 +134,7 @@ def work_out_figures(
 
 
 def report_row(
-    solution: Solution, body: dict[str, Any], first: Strategy | None, second: Strategy | None
+    solution: Handle, body: dict[str, Any], first: Strategy | None, second: Strategy | None
 ) -> ReportRow:
     """One rule set's report row from its kept figures and both plans from the start."""
     from ghostdb.strategies import ReportRow
@@ -168,7 +172,7 @@ def outcomes_of(census: Census) -> dict[str, int]:
 
 
 def start_plan(
-    solution: Solution, player: int | None = None, compute: bool | None = None
+    solution: Handle, player: int | None = None, compute: bool | None = None
 ) -> Strategy:
     """``player``'s (by default the winner's) best plan from the start (kept)."""
     from ghostdb.store import walks
@@ -184,7 +188,7 @@ def start_plan(
     return kept.strategy_from(body, solution.rules)
 
 
-def start_plan_text(solution: Solution, player: int | None = None) -> str:
+def start_plan_text(solution: Handle, player: int | None = None) -> str:
     """The kept plan from the start as the API's JSON text (`Strategy.as_dict`), read
     only: NotWorkedOut when it is not kept."""
     player = _strategist(solution, player)
@@ -192,7 +196,7 @@ def start_plan_text(solution: Solution, player: int | None = None) -> str:
     return kept.answer_text(solution.engine, key, **_plan_words(solution, player))
 
 
-def _strategist(solution: Solution, player: int | None) -> int:
+def _strategist(solution: Handle, player: int | None) -> int:
     """The player whose plan is asked for: by default the winner from the start."""
     solution.require_plans("plans to memorise")
     if player is None:
@@ -202,7 +206,7 @@ def _strategist(solution: Solution, player: int | None) -> int:
     return player
 
 
-def _plan_words(solution: Solution, player: int) -> dict[str, str]:
+def _plan_words(solution: Handle, player: int) -> dict[str, str]:
     """What a kept plan is called, and the command that works it out."""
     name, rules = solution.name, solution.rules
     return {
@@ -211,7 +215,7 @@ def _plan_words(solution: Solution, player: int) -> dict[str, str]:
     }
 
 
-def opening_plans(solution: Solution, compute: bool | None = None) -> list[OpeningPlans]:
+def opening_plans(solution: Handle, compute: bool | None = None) -> list[OpeningPlans]:
     """For every first move, the winning plan of the player who wins from there (kept)."""
     from ghostdb.strategies import OpeningPlans
 
@@ -224,7 +228,7 @@ def opening_plans(solution: Solution, compute: bool | None = None) -> list[Openi
     return found
 
 
-def opening_plan_dicts(solution: Solution) -> list[dict[str, Any]]:
+def opening_plan_dicts(solution: Handle) -> list[dict[str, Any]]:
     """The kept openings' plans as the API answers them (``openings --words --json``),
     read only and made from the kept JSON without building a tree."""
     found = []
@@ -241,7 +245,7 @@ def opening_plan_dicts(solution: Solution) -> list[dict[str, Any]]:
     return found
 
 
-def _openings(solution: Solution, compute: bool | None) -> list[list[Any]]:
+def _openings(solution: Handle, compute: bool | None) -> list[list[Any]]:
     solution.require_plans("plans to memorise")
     return kept.answer(
         solution.engine,
@@ -253,7 +257,7 @@ def _openings(solution: Solution, compute: bool | None) -> list[list[Any]]:
     )
 
 
-def work_out_openings(solution: Solution) -> list[list[Any]]:
+def work_out_openings(solution: Handle) -> list[list[Any]]:
     """Each first move with its winner's plan from there, walked."""
     from ghostdb.store import walks
 
@@ -266,7 +270,7 @@ def work_out_openings(solution: Solution) -> list[list[Any]]:
 
 
 def keep_solution(
-    solution: Solution,
+    solution: Handle,
     census: Census | None = None,
     puzzles: tuple[dict[str, Any], float] | None = None,
 ) -> float:
@@ -301,7 +305,7 @@ def keep_solution(
     return time.perf_counter() - started
 
 
-def work_out(solution: Solution, question: str) -> Any:
+def work_out(solution: Handle, question: str) -> Any:
     """Work out a kept question about one solution again, from its positions (`verify`)."""
     from ghostdb.store import walks
 
@@ -314,7 +318,7 @@ def work_out(solution: Solution, question: str) -> Any:
     raise BadMove(f"{question!r} is not a question kept about one solution")
 
 
-def published_row(conn: Any, solution: Solution) -> Any:
+def published_row(conn: Any, solution: Handle) -> Any:
     """The row of the solution ``solution`` handles, read by its id: by name, a solve of
     the same rule set published by another process meanwhile would be read in its place,
     beside positions read at the old id.  A handle whose solution was replaced is moved
@@ -331,10 +335,12 @@ def published_row(conn: Any, solution: Solution) -> Any:
 # -- every rule set of a name, every dictionary ------------------------------------------------
 
 
-def report(store: Store, name: str, compute: bool | None = None) -> list[ReportRow]:
+def report(
+    engine: Engine, open_solution: Opener, name: str, compute: bool | None = None
+) -> list[ReportRow]:
     """See `Store.report`."""
     found = []
-    for solution in published(store, name):
+    for solution in published(engine, open_solution, name):
         body = figures(solution, compute)
         first = second = None
         if solution.game.keeps_plans:
@@ -343,32 +349,32 @@ def report(store: Store, name: str, compute: bool | None = None) -> list[ReportR
     return found
 
 
-def report_dicts(solutions: Sequence[Solution]) -> list[dict[str, Any]]:
+def report_dicts(solutions: Sequence[Handle]) -> list[dict[str, Any]]:
     """The report's rows of these solutions (`published`) as the API answers them
     (``report --json``), read only from the kept figures (NotWorkedOut when one is not
     kept)."""
     return [figures(solution, False)["report"] for solution in solutions]
 
 
-def published(store: Store, name: str) -> list[Solution]:
+def published(engine: Engine, open_solution: Callable[[str, RuleSet], H], name: str) -> list[H]:
     """A handle on every published solution of ``name``, in the order they were solved."""
-    with store.engine.connect() as conn:
+    with engine.connect() as conn:
         rows = q.published_solutions(conn, *subject(conn, name))
     found = []
     for row in rows:
-        solution = store.solution(name, g.parse_rules(row.rules))
+        solution = open_solution(name, g.parse_rules(row.rules))
         if solution.id != row.id:  # published again since the handle was made
             solution.refresh()
         found.append(solution)
     return found
 
 
-def survey(store: Store, compute: bool | None = None) -> list[SurveyRow]:
+def survey(engine: Engine, open_solution: Opener, compute: bool | None = None) -> list[SurveyRow]:
     """See `Store.survey`: read from the kept figures of every solution, in one query
     when all are kept."""
     from ghostdb.reports import SurveyRow
 
-    with store.engine.connect() as conn:
+    with engine.connect() as conn:
         stored = {d.name: json.loads(d.report) for d in q.all_dictionaries(conn)}
         published = [
             (row, g.parse_rules(row.rules))
@@ -387,7 +393,7 @@ def survey(store: Store, compute: bool | None = None) -> list[SurveyRow]:
     for row, rules in published:
         body = bodies.get(row.id)
         if body is None:
-            body = figures(store.solution(row.name, rules), compute)
+            body = figures(open_solution(row.name, rules), compute)
         options = stored[row.name].get("options")
         found.append(
             SurveyRow(
@@ -417,9 +423,9 @@ def _survey_order(row: SurveyRow) -> tuple[Any, ...]:
     return (not row.language, row.language, row.dictionary, *values)
 
 
-def catalogue(store: Store) -> list[dict[str, Any]]:
+def catalogue(engine: Engine) -> list[dict[str, Any]]:
     """See `Store.catalogue`."""
-    with store.engine.connect() as conn:
+    with engine.connect() as conn:
         published = q.all_published(conn)
         dictionaries = q.all_dictionaries(conn)
     word_game = g.WORD_GAME.name

@@ -12,102 +12,26 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ghostdb.errors import BadMove, DeadFragment
+from ghostdb.errors import BadMove
+from ghostdb.store.handle import Handle
 
 if TYPE_CHECKING:
-    from sqlalchemy.engine import Engine
-
-    from ghostdb.games.base import Game, RuleSet
     from ghostdb.play.analysis import Analysis
     from ghostdb.play.engine import Match, SelfPlay
     from ghostdb.play.vocabulary import Vocabulary
     from ghostdb.reports import DecisiveWords, SolutionSummary
-    from ghostdb.store.lookups import Lookups, SolutionRef
     from ghostdb.strategies import Lines, OpeningPlans, Strategy
     from ghostdb.values import Play, Position
 
 
-class Solution:
-    """The published solution of ``name`` under ``rules``."""
+class Solution(Handle):
+    """The published solution of ``name`` under ``rules``: the questions of `Handle`,
+    and the answers the modules beneath work out from them (lines, plans, decisive
+    words, figures, puzzles, games)."""
 
-    def __init__(
-        self,
-        engine: Engine,
-        lookups: Lookups,
-        name: str,
-        rules: RuleSet,
-        ref: SolutionRef,
-        *,
-        writable: bool = True,
-    ) -> None:
-        self.engine = engine
-        self.lookups = lookups
-        self.name = name
-        self.rules = rules
-        self.ref = ref
-        # Whether an answer not kept yet may be worked out and kept (see
-        # `ghostdb.store.kept`); a read-only store raises NotWorkedOut instead.
-        self.writable = writable
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self._known: dict[str, Vocabulary] = {}  # common:N vocabularies, made once
-        self._language: str | None = None
-
-    def __repr__(self) -> str:
-        return f"Solution({self.name!r}, {self.rules.key!r})"
-
-    @property
-    def game(self) -> Game:
-        """The game object this solution is read with."""
-        return self.ref.game
-
-    @property
-    def id(self) -> int:
-        """The id of the solution row read (a new one once another is published)."""
-        return self.ref.id
-
-    def refresh(self) -> SolutionRef:
-        """Find the published solution again (after a read found nothing at its id)."""
-        self.ref = self.lookups.ref(self.name, self.rules, refresh=True)
-        return self.ref
-
-    # -- positions ---------------------------------------------------------------------------
-
-    def lookup(self, position: str = "") -> Position:
-        """The stored position (the start when empty) with its plays; raises BadFragment,
-        DeadFragment (no such position), NotSolved."""
-        ref = self.ref
-        game = ref.game
-        key = game.clean_key(position) if position else game.start()
-        found = self.lookups.read(self.name, ref, key)
-        if found is None:  # not a position, or the solution was republished meanwhile
-            ref = self.refresh()
-            found = self.lookups.read(self.name, ref, key)
-            if found is None:
-                raise self.lookups.not_stored(self.name, self.rules, ref, key)
-        return found
-
-    def lookup_many(self, positions: Sequence[str]) -> list[Position | None]:
-        """`lookup` of each position, in order, None for one that is not stored; all read
-        in one snapshot (a solution published meanwhile is seen by all or none) and
-        faster than one at a time: on PostgreSQL a round trip serves a thousand.  Raises
-        BadFragment (a position the game cannot have), NotSolved."""
-        ref = self.ref
-        game = ref.game
-        keys = [game.clean_key(p) if p else game.start() for p in positions]
-        found = self.lookups.read_many(self.name, ref, keys)
-        if None in found and self.refresh().id != ref.id:  # republished meanwhile
-            found = self.lookups.read_many(self.name, self.ref, keys)
-        return found
-
-    def get(self, position: str, default: Any = None) -> Position | Any:
-        """Like `lookup`, but ``default`` for a position that is not stored."""
-        try:
-            return self.lookup(position)
-        except DeadFragment:
-            return default
-
-    def openings(self) -> Position:
-        """The start position: its plays are the first moves."""
-        return self.lookup("")
 
     # -- lines and plans ---------------------------------------------------------------------
 
@@ -143,22 +67,6 @@ class Solution:
         from ghostdb.store import reports
 
         return reports.opening_plans(self, compute)
-
-    def require_plans(self, what: str) -> None:
-        """Raise NotForThisGame unless this game keeps plans (`Game.keeps_plans`)."""
-        from ghostdb.errors import NotForThisGame
-
-        game, name, rules = self.game, self.name, self.rules
-        if not game.word_game:
-            raise NotForThisGame(
-                f"{what} are a word-game notion: {name} has none; "
-                f"`ghostdb line {name}` shows the best line of play"
-            )
-        if not game.keeps_plans:
-            raise NotForThisGame(
-                f"{what} are for two players: with {rules.players}, `ghostdb lookup {name}"
-                f"{rules.flags()}` shows the safe seats and their safe moves"
-            )
 
     def decisive(
         self, position: str = "", pool: str | None = None, *, compute: bool | None = None
@@ -241,15 +149,6 @@ class Solution:
                 for play, wins, length in valued
             ],
         }
-
-    def language(self) -> str:
-        """The language tag the dictionary was ingested with ('' if none was given)."""
-        if self._language is None:
-            from ghostdb.store import dictionaries
-
-            info = dictionaries.dictionary(self.engine, self.name)
-            self._language = (info.report.get("options") or {}).get("language") or ""
-        return self._language
 
     def choose(self, position: Position, strategy: str, rng: random.Random) -> Play:
         """The move a computer ``strategy`` makes at ``position`` (a `ghostdb play` seat:

@@ -26,14 +26,10 @@ from ghostdb.games.base import RuleSet
 
 # Imported where used, as `jobs`, `reports` and `verify` are: a lookup needs none of them.
 if TYPE_CHECKING:
-    import random
-
     from sqlalchemy.engine import Engine
 
     from ghostdb import wordlists
     from ghostdb.pack import Pack
-    from ghostdb.play.analysis import Analysis
-    from ghostdb.play.engine import Match, SelfPlay
     from ghostdb.reports import (
         Comparison,
         DictionaryInfo,
@@ -46,8 +42,7 @@ if TYPE_CHECKING:
     from ghostdb.store.schedule import Done, Task
     from ghostdb.store.solution import Solution
     from ghostdb.store.verify import Verdict
-    from ghostdb.strategies import Lines, OpeningPlans, ReportRow, Strategy
-    from ghostdb.values import Position
+    from ghostdb.strategies import ReportRow
 
 
 def open_store(
@@ -119,67 +114,6 @@ class Store:
             found = Solution(self.engine, self.lookups, name, checked, ref, writable=self.writable)
             self._solutions[(name, rules)] = found
         return found
-
-    # The per-solution questions by (name, rules), answered by the handle: kept only
-    # while the web server and two tests still ask them so (the rest go through
-    # `solution`); each goes once its last caller has moved.
-
-    def lookup(self, name: str, fragment: str = "", rules: RuleSet | None = None) -> Position:
-        return self.solution(name, rules).lookup(fragment)
-
-    def openings(self, name: str, rules: RuleSet | None = None) -> Position:
-        return self.solution(name, rules).openings()
-
-    def line(self, name: str, fragment: str = "", rules: RuleSet | None = None) -> Lines:
-        return self.solution(name, rules).line(fragment)
-
-    def strategy(
-        self,
-        name: str,
-        player: int | None = None,
-        fragment: str = "",
-        rules: RuleSet | None = None,
-    ) -> Strategy:
-        return self.solution(name, rules).strategy(player, fragment)
-
-    def opening_plans(self, name: str, rules: RuleSet | None = None) -> list[OpeningPlans]:
-        return self.solution(name, rules).opening_plans()
-
-    def puzzle(
-        self,
-        name: str,
-        rules: RuleSet | None = None,
-        difficulty: str | None = None,
-        seed: int | None = None,
-    ) -> dict[str, Any]:
-        """A kept puzzle of ``name`` with its answer (see `ghostdb.store.puzzles`)."""
-        return self.solution(name, rules).puzzle(difficulty, seed)
-
-    def analyse(
-        self, name: str, moves: Sequence[str], rules: RuleSet | None = None, start: str = ""
-    ) -> Analysis:
-        """A played game of ``name`` judged move by move (see `ghostdb.play.analysis`)."""
-        return self.solution(name, rules).analyse(moves, start)
-
-    def new_game(
-        self,
-        name: str,
-        rules: RuleSet | None = None,
-        players: str | Sequence[str] = ("human", "optimal"),
-        seed: int | None = None,
-        rng: random.Random | None = None,
-    ) -> Match:
-        return self.solution(name, rules).new_game(players, seed, rng)
-
-    def selfplay(
-        self,
-        name: str,
-        rules: RuleSet | None = None,
-        players: str | Sequence[str] = ("optimal", "optimal"),
-        games: int = 100,
-        seed: int | None = None,
-    ) -> SelfPlay:
-        return self.solution(name, rules).selfplay(players, games, seed)
 
     def rules_for(self, name: str, **options: Any) -> RuleSet:
         """The rule set of ``name``'s game from command-line style options (None: not
@@ -361,11 +295,18 @@ class Store:
         with self.engine.connect() as conn:
             return q.publication_state(conn)
 
+    def published(self, name: str) -> list[Solution]:
+        """A handle on every published solution of ``name``, in the order they were
+        solved; raises UnknownDictionary."""
+        from ghostdb.store import reports
+
+        return reports.published(self.engine, self.solution, name)
+
     def catalogue(self) -> list[dict[str, Any]]:
         """Every stored dictionary and solved game with its published rule sets."""
         from ghostdb.store import reports
 
-        return reports.catalogue(self)
+        return reports.catalogue(self.engine)
 
     def why(
         self, a: str, b: str, rules: RuleSet | None = None, *, compute: bool | None = None
@@ -378,7 +319,8 @@ class Store:
         from ghostdb.store import decisive
 
         chosen = self.rules_for(a) if rules is None else rules
-        return decisive.why(self, a, b, chosen, self.writable if compute is None else compute)
+        compute = self.writable if compute is None else compute
+        return decisive.why(self.solution, a, b, chosen, compute)
 
     def compare(
         self,
@@ -396,7 +338,7 @@ class Store:
         Worked out on the first request and kept (``compute``: see `report`)."""
         from ghostdb.store import comparing
 
-        return comparing.compare(self, a, b or a, rules, vs_rules, examples, compute)
+        return comparing.compare(self.solution, a, b or a, rules, vs_rules, examples, compute)
 
     def report(self, name: str, *, compute: bool | None = None) -> list[ReportRow]:
         """One row per published rule set of ``name``: who wins, how many positions have
@@ -407,7 +349,7 @@ class Store:
         when the store is read-only) raises NotWorkedOut."""
         from ghostdb.store import reports
 
-        return reports.report(self, name, compute)
+        return reports.report(self.engine, self.solution, name, compute)
 
     def survey(self, *, compute: bool | None = None) -> list[SurveyRow]:
         """Every stored dictionary under each of its solved rule sets that keep plans (two
@@ -420,4 +362,4 @@ class Store:
         no dictionary is stored, or none is solved for two players."""
         from ghostdb.store import reports
 
-        return reports.survey(self, compute)
+        return reports.survey(self.engine, self.solution, compute)

@@ -102,20 +102,20 @@ def _check_kept(
     """Work the solution's kept answers out again and compare (when its positions are
     sound: answers worked out from wrong rows would only repeat what is found)."""
     from ghostdb.store.comparing import check_kept
+    from ghostdb.store.handle import Handle
     from ghostdb.store.lookups import Lookups
-    from ghostdb.store.solution import Solution
 
     if not verdict.ok:
         return
     started = time.perf_counter()
     lookups = Lookups(engine)
 
-    def handle(solution_id: int) -> Solution | None:
+    def handle(solution_id: int) -> Handle | None:
         if solution_id not in names:
             return None
         name, key = names[solution_id]
         rules = parse_rules(key)
-        return Solution(engine, lookups, name, rules, lookups.ref(name, rules))
+        return Handle(engine, lookups, name, rules, lookups.ref(name, rules))
 
     try:
         verdict.kept, problems = check_kept(engine, verdict.solution_id, handle, checked)

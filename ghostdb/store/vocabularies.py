@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ghostdb.store import kept
 
 if TYPE_CHECKING:
-    from ghostdb.store.solution import Solution
+    from ghostdb.store.handle import Handle
 
 COMMON_WORDS = "common words"
 """The question the ranked words are kept under."""
@@ -26,7 +26,7 @@ KEPT_AT_LEAST = 50_000
 """How many words are ranked and kept at the least: the page's largest common player."""
 
 
-def common_words(solution: Solution, n: int, *, compute: bool = True) -> list[str]:
+def common_words(solution: Handle, n: int, *, compute: bool = True) -> list[str]:
     """The ``n`` most common game words of the solution's dictionary (fewer when wordfreq
     ranks fewer of them), from the kept ranking when it holds them; else ranked now, and
     kept when the store may write.  With ``compute=False`` a store that may not write
@@ -48,7 +48,7 @@ def common_words(solution: Solution, n: int, *, compute: bool = True) -> list[st
     return body["words"][:n]
 
 
-def rank(solution: Solution, n: int) -> dict[str, Any]:
+def rank(solution: Handle, n: int) -> dict[str, Any]:
     """The kept body: the ``n`` most common game words, and whether they are all the
     words wordfreq ranks (so that any larger N is these too)."""
     from ghostdb.play.vocabulary import common_words as ranked
@@ -59,7 +59,7 @@ def rank(solution: Solution, n: int) -> dict[str, Any]:
     return {"words": found, "all": len(found) < n}
 
 
-def check_common_words(solution: Solution, body: dict[str, Any]) -> list[str]:
+def check_common_words(solution: Handle, body: dict[str, Any]) -> list[str]:
     """The kept ranking against a fresh one (for `verify`); without wordfreq, that its
     words are distinct game words of the dictionary."""
     from ghostdb.errors import BadMove

@@ -39,8 +39,8 @@ from ghostdb.strategies import Lines, Node, Strategy, endings
 if TYPE_CHECKING:
     from ghostdb.games.base import Game, RuleSet
     from ghostdb.reports import PlanSize
+    from ghostdb.store.handle import Handle
     from ghostdb.store.lookups import Lookups, SolutionRef
-    from ghostdb.store.solution import Solution
     from ghostdb.values import Play, Position
 
 Follow = Callable[["Position", int], list["Play"]]
@@ -51,7 +51,7 @@ class Republished(NotSolved):
     """The solution walked was replaced during the walk: walk again on the new one."""
 
 
-def line(solution: Solution, position: str, limit: int | None = None) -> Lines:
+def line(solution: Handle, position: str, limit: int | None = None) -> Lines:
     """The principal lines from ``position`` (see the module's docstring)."""
     for _retry in (False, True):
         start = solution.lookup(position)
@@ -68,7 +68,7 @@ def line(solution: Solution, position: str, limit: int | None = None) -> Lines:
 
 
 def strategy(
-    solution: Solution, player: int | None, position: str, limit: int | None = None
+    solution: Handle, player: int | None, position: str, limit: int | None = None
 ) -> Strategy:
     """``player``'s best plan from ``position``: by default the winner's."""
     solution.require_plans("plans to memorise")
@@ -102,7 +102,7 @@ def strategy(
     raise _changed(name)
 
 
-def _published_again(solution: Solution, read: int) -> None:
+def _published_again(solution: Handle, read: int) -> None:
     """After a plan was found missing: find the published solution again, or, if it is
     still the one read (its plans and positions disagree), say what to do."""
     if solution.refresh().id == read:

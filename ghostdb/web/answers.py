@@ -30,6 +30,7 @@ from ghostdb.errors import DatabaseError, DeadFragment, GhostdbError
 from ghostdb.games.base import RuleSet
 from ghostdb.play.engine import choose, parse_players
 from ghostdb.store import Store
+from ghostdb.values import Position
 from ghostdb.web import library
 
 T = TypeVar("T")
@@ -85,9 +86,12 @@ class Answers:
     def rules(self, name: str, options: dict[str, Any]) -> RuleSet:
         return library.rules_for(self.store, name, **options)
 
+    def lookup(self, name: str, fragment: str, rules: RuleSet) -> Position:
+        return self.store.solution(name, rules).lookup(fragment)
+
     async def position(self, name: str, fragment: str, options: dict[str, Any]) -> dict[str, Any]:
         rules = self.rules(name, options)
-        pos = await self.run(self.store.lookup, name, fragment, rules, light=True)
+        pos = await self.run(self.lookup, name, fragment, rules, light=True)
         return pos.as_dict()
 
     async def move(
@@ -104,7 +108,7 @@ class Answers:
         same generator (so a seed gives what ``ghostdb play --seed`` would), made here so
         the reply can say which it was."""
         rules = self.rules(name, options)
-        pos = await self.run(self.store.lookup, name, fragment, rules, light=True)
+        pos = await self.run(self.lookup, name, fragment, rules, light=True)
         players = getattr(rules, "players", 2)
         parse_players([strategy] * players)  # optimal and fastest are for two players
         rng = random.Random(seed)

@@ -455,7 +455,7 @@ def add_plan_routes(app: FastAPI, answers: Answers) -> None:
         if words:
             body = await run(read_opening_plans, answers, name, rules)
             return Response(body, media_type="application/json")
-        pos = await run(store.openings, name, rules)
+        pos = await run(answers.lookup, name, "", rules)
         return as_json(pos.as_dict())
 
 
@@ -524,7 +524,7 @@ def read_report(answers: Answers, name: str) -> bytes:
     JSON made once for the solutions published."""
     from ghostdb.store import reports
 
-    solutions = reports.published(answers.store, name)
+    solutions = answers.store.published(name)
     key = ("report", name, tuple(s.id for s in solutions))
     return answers.kept(
         key,
