@@ -151,16 +151,25 @@ class Comparison:
     only_a_examples: tuple[str, ...]
     only_b: int
     only_b_examples: tuple[str, ...]
+    lost: tuple[tuple[int, int] | None, tuple[int, int] | None] = (None, None)
+    """How many outcomes of player 0's and player 1's best plan are lost, in a and in b
+    (None: no plans)."""
 
     def as_dict(self) -> dict[str, Any]:
+        lost_a, lost_b = (None if x is None else list(x) for x in self.lost)
         return {
-            "a": self.a.as_dict(),
-            "b": self.b.as_dict(),
+            "a": {**self.a.as_dict(), "lost": lost_a},
+            "b": {**self.b.as_dict(), "lost": lost_b},
             "common_fragments": self.common_fragments,
             "different_outcomes": self.different_outcomes,
             "different_reachable": self.different_reachable,
             "examples": [
-                {"fragment": d.fragment, "a": d.outcomes[0].value, "b": d.outcomes[1].value}
+                {
+                    "position": d.fragment,
+                    "fragment": d.fragment,
+                    "a": d.outcomes[0].value,
+                    "b": d.outcomes[1].value,
+                }
                 for d in self.examples
             ],
             "only_a": {"count": self.only_a, "examples": list(self.only_a_examples)},

@@ -541,3 +541,92 @@ def test_every_surface_speaks_the_glossarys_outcomes(
             at = [c.startswith("for ") for c in re.split(r"\s{2,}", lines[head])].index(True)
             column = {re.split(r"\s{2,}", line.strip())[at] for line in lines[head + 2 :] if line}
             assert column <= verbs, out
+
+
+VERDICT = re.compile(r"(\d[\d,]*) (word|sequence)s?, (all won|all lost|[\d,]+ lost)")
+
+
+def glossary_plan_verdicts() -> set[str]:
+    """How the glossary says a plan's outcomes end: *all won*, *all lost*, *N lost*."""
+    text = (Path(__file__).resolve().parent.parent / "docs/reference/glossary.md").read_text()
+    said = re.search(r"said\s+as\s+\*([\w ]+)\*,\s+\*([\w ]+)\*\s+or\s+\*([\w ]+)\*", text)
+    assert said, "the glossary no longer says how a plan's outcomes end"
+    return set(said.groups())
+
+
+def _in_glossary(verdict: str, said: set[str]) -> bool:
+    return verdict in said or re.sub(r"^[\d,]+ ", "N ", verdict) in said
+
+
+def test_a_plan_reads_the_same_on_every_surface(tmp_path: Path) -> None:
+    """A best plan's size and how its outcomes end, in the words the glossary gives, the
+    same in `report`, `compare` and `survey` (text and --json) and the API's report and
+    comparison: ENABLE's words of q, x and z, where player 0's plan loses one outcome."""
+    from conftest import shared_list
+    from fastapi.testclient import TestClient
+
+    from ghostdb.web import create_app
+
+    said = glossary_plan_verdicts()
+    words = [w for w in shared_list("enable1.txt").read_text().split() if w[0] in "qxz"]
+    db = tmp_path / "ghost.db"
+    assert run("ingest", str(write_list(tmp_path, " ".join(words), "qz")), db=db)[0] == 0
+    for length in ("3", "4"):
+        assert run("solve", "qz", "--min-length", length, db=db)[0] == 0
+    seen: dict[tuple[str, int], set[tuple[int, str]]] = {}
+
+    def saw(rules: str, player: int, outcomes: int, verdict: str) -> None:
+        assert _in_glossary(verdict, said), verdict
+        seen.setdefault((rules, player), set()).add((outcomes, verdict))
+
+    def verdict(outcomes: int, lost: int) -> str:
+        return "all won" if lost == 0 else "all lost" if lost == outcomes else f"{lost:,} lost"
+
+    def texts(out: str, rules: list[str]) -> None:
+        rows = [line for line in out.splitlines() if VERDICT.search(line)]
+        assert len(rows) == len(rules), out
+        for line, key in zip(rows, rules, strict=True):
+            for player, m in enumerate(VERDICT.finditer(line)):
+                saw(key, player, int(m[1].replace(",", "")), m[3])
+
+    out = run("report", "qz", db=db)[1]
+    texts(out, ["ghost/3", "ghost/4"])
+    out = run("survey", db=db)[1]
+    texts(out, ["ghost/3", "ghost/4"])
+    out = run("compare", "qz", "--min-length", "3", "--vs-min-length", "4", db=db)[1]
+    plans = [line for line in out.splitlines() if "best plan" in line]
+    for player, line in enumerate(plans):
+        for key, m in zip(("ghost/3", "ghost/4"), VERDICT.finditer(line), strict=True):
+            saw(key, player, int(m[1].replace(",", "")), m[3])
+    with open_store(db, readonly=True) as store, TestClient(create_app(store)) as client:
+        compared = [
+            json.loads(
+                run("compare", "qz", "--min-length", "3", "--vs-min-length", "4", "--json", db=db)[
+                    1
+                ]
+            ),
+            client.get(
+                "/api/compare", params={"a": "qz", "rules": "ghost/3", "vs_rules": "ghost/4"}
+            ).json(),
+        ]
+        for c in compared:
+            for side in (c["a"], c["b"]):
+                for player, (plan, lost) in enumerate(
+                    zip(side["plans"], side["lost"], strict=True)
+                ):
+                    saw(side["rules"], player, plan["outcomes"], verdict(plan["outcomes"], lost))
+        reports = [json.loads(run("report", "qz", "--json", db=db)[1])]
+        reports.append(client.get("/api/qz/report").json())
+        for report in reports:
+            for row in report["solutions"]:
+                for player, key in enumerate(("first_player_plan", "second_player_plan")):
+                    plan = row[key]
+                    saw(
+                        row["rules"],
+                        player,
+                        plan["outcomes"],
+                        verdict(plan["outcomes"], plan["losses"]),
+                    )
+    assert set(seen) == {(r, p) for r in ("ghost/3", "ghost/4") for p in (0, 1)}
+    assert all(len(v) == 1 for v in seen.values()), seen
+    assert ("ghost/3", 0) in seen and next(iter(seen["ghost/3", 0]))[1] == "1 lost"

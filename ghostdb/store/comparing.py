@@ -23,9 +23,9 @@ from ghostdb.store.lookups import checked_rules
 from ghostdb.store.reports import (
     COMPARE,
     KEPT_EXAMPLES,
+    figures,
     may_compute,
     published_row,
-    summary,
     work_out,
 )
 from ghostdb.store.schema import positions, words
@@ -113,9 +113,11 @@ def compare(
         raise BadMove(f"nothing to compare: give a second name, or {other}")
     left, right = open_solution(a, rules), open_solution(b, vs_rules)
     body = _pair(left, right, examples, may_compute(left, compute))
+    kept_a, kept_b = figures(left, compute), figures(right, compute)
     return Comparison(
-        a=summary(left, compute),
-        b=summary(right, compute),
+        a=kept.summary_from(kept_a["summary"]),
+        b=kept.summary_from(kept_b["summary"]),
+        lost=(_pair_of(kept_a["lost"]), _pair_of(kept_b["lost"])),
         common_fragments=body["common"],
         different_outcomes=body["different"],
         different_reachable=body["different_reachable"],
@@ -127,6 +129,10 @@ def compare(
         only_b=body["only_b"],
         only_b_examples=tuple(body["only_b_examples"][:examples]),
     )
+
+
+def _pair_of(lost: list[int] | None) -> tuple[int, int] | None:
+    return None if lost is None else (lost[0], lost[1])
 
 
 def _pair(left: Handle, right: Handle, examples: int, compute: bool) -> dict[str, Any]:

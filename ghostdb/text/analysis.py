@@ -13,7 +13,8 @@ MARK = {"win": "W", "loss": "L", "tie": "T", "draw": "D"}
 
 
 def value(outcome: str, length: int | None) -> str:
-    """A value for the mover as the page marks it: W3 (wins, 3 moves left), D (draws)."""
+    """A value for the player making the move, as the page marks it: W3 (wins, 3 moves
+    left), D (draws)."""
     return MARK[outcome] + ("" if length is None else str(length))
 
 
@@ -36,8 +37,8 @@ def analysis(found: Analysis) -> str:
     ]
     lines = [
         f"{found.name}, {game.rules.describe()}: {len(found.reviews)} moves from "
-        f"{game.label(found.start)} (values for the mover: W wins, L loses, T ties, D draws; "
-        "the number is the moves left with best play)",
+        f"{game.label(found.start)} (values for the player making the move: W wins, "
+        "L loses, T ties, D draws; the number is the moves left with best play)",
         table(["#", "by", "move", "from", "before", "after", "verdict", "best"], rows, right=[0]),
     ]
     lines += [f"move {r.number}: {r.note(game)}" for r in found.reviews if r.note(game)]

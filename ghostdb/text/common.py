@@ -109,7 +109,13 @@ def mover(to_move: int | None) -> str:
 
 
 def for_mover(to_move: int | None) -> str:
-    return "for the mover" if to_move is None else f"for player {to_move}"
+    return "for the player to move" if to_move is None else f"for player {to_move}"
+
+
+def plan_verdict(outcomes: int, lost: int) -> str:
+    """How a best plan's outcomes end, as every surface says it: all won, all lost, or
+    how many are lost."""
+    return "all won" if lost == 0 else "all lost" if lost == outcomes else f"{lost:,} lost"
 
 
 def seat_list(seats: Sequence[int] | None) -> str:

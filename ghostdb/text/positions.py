@@ -138,5 +138,5 @@ def against(found: dict[str, Any]) -> str:
         [p["move"], p["fragment"], p["outcome"], p["game_length"], p["perfect_play"]]
         for p in sorted(found["plays"], key=lambda p: (p["outcome"] != "win", p["game_length"]))
     ]
-    head = f"against {found['player']} (who moves next), for the mover:"
+    head = f"against {found['player']} (who moves next), for the player to move:"
     return head + "\n" + table(["move", "leads to", "against it", "moves", "perfect play"], rows)

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ghostdb import wordlists
-from ghostdb.games.registry import game_of
-from ghostdb.text.common import CATEGORY_VERBS, count, label, seat_list, table
+from ghostdb.games.registry import game_of, parse_rules
+from ghostdb.text.common import CATEGORY_VERBS, count, label, plan_verdict, seat_list, table
 from ghostdb.text.plans import word_is_path
 
 if TYPE_CHECKING:
@@ -111,11 +111,12 @@ def solutions(items: Sequence[SolutionInfo]) -> str:
 def comparison(c: Comparison) -> str:
     a, b = c.a, c.b
 
-    def plan(sizes: Any, player: int) -> str:
-        if sizes is None:
+    def plan(summary: Any, lost: tuple[int, int] | None, player: int) -> str:
+        if summary.plans is None or lost is None:
             return "-"
-        size = sizes[player]
-        return f"{size.outcomes:,} ({('all won', 'mixed', 'all lost')[size.lossiness]})"
+        n = summary.plans[player].outcomes
+        unit = game_of(parse_rules(summary.rules)).plan_unit + ("s" if n != 1 else "")
+        return f"{n:,} {unit}, {plan_verdict(n, lost[player])}"
 
     def winner(summary: Any) -> str:
         return f"player {summary.winner}" if summary.winner is not None else summary.outcome.value
@@ -133,8 +134,8 @@ def comparison(c: Comparison) -> str:
             " ".join(b.winning_first_moves) or "none",
         ),
         ("game length from start", count(a.game_length), count(b.game_length)),
-        ("player 0's best plan", plan(a.plans, 0), plan(b.plans, 0)),
-        ("player 1's best plan", plan(a.plans, 1), plan(b.plans, 1)),
+        ("player 0's best plan", plan(a, c.lost[0], 0), plan(b, c.lost[1], 0)),
+        ("player 1's best plan", plan(a, c.lost[0], 1), plan(b, c.lost[1], 1)),
     ]
     lines = [table(("", "a", "b"), rows), ""]
     lines.append(
@@ -183,8 +184,7 @@ def _word_game_report(rows: Sequence[ReportRow]) -> str:
     def plan(p: Strategy, list_words: bool) -> str:
         n = len(p.endings)
         unit = p.unit + ("s" if n != 1 else "")
-        verdict = "all won" if p.losses == 0 else f"{p.losses:,} lost"
-        text = f"{n:,} {unit}, {verdict}"
+        text = f"{n:,} {unit}, {plan_verdict(n, p.losses)}"
         if list_words and n <= 8 and word_is_path(p.rules):
             text += ": " + " ".join(e.word for e in p.endings)
         return text
@@ -238,8 +238,7 @@ def survey(rows: Sequence[SurveyRow], *, markdown: bool = False) -> str:
     def plan(r: SurveyRow, player: int) -> str:
         n = r.summary.plans[player].outcomes if r.summary.plans else 0
         lost = r.lost[player]
-        verdict = "all won" if lost == 0 else "all lost" if lost == n else f"{lost:,} lost"
-        return f"{n:,} {r.unit}{'s' if n != 1 else ''}, {verdict}"
+        return f"{n:,} {r.unit}{'s' if n != 1 else ''}, {plan_verdict(n, lost)}"
 
     def winner(r: SurveyRow) -> str:
         s = r.summary
