@@ -606,7 +606,7 @@ def test_chopsticks_record_is_absolute_and_transfers_are_a_control(small_tab: Ta
     assert small_tab.page.locator("#record li .mark").count() == 2
     assert small_tab.page.locator(".hands .hand-svg").count() == 4
     transfer = small_tab.page.locator(".transfers [data-move='=22']")
-    assert "draw for the mover" in (transfer.get_attribute("title") or "")
+    assert "draw for the player making it" in (transfer.get_attribute("title") or "")
     transfer.click()
     small_tab.wait_moves(3)
     assert small_tab.record()[2].startswith("player 0 =22 → player 0: 22, player 1: 12")

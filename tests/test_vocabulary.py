@@ -104,7 +104,14 @@ def test_both_spellings_of_the_position_at_once_are_refused(client: TestClient) 
 
 
 def test_the_page_speaks_the_same_words() -> None:
-    script = (STATIC / "app.js").read_text(encoding="utf-8")
+    from ghostdb.web.site import PAGE_FILES
+
+    script = "".join(
+        (STATIC / f).read_text(encoding="utf-8") for f in PAGE_FILES if f.endswith(".js")
+    )
+    boards = sorted((STATIC / "boards").glob("*.js"))
+    script += "".join(b.read_text(encoding="utf-8") for b in boards)
+    assert "for the mover" not in script  # the glossary says: the player to move, or making it
     marks = re.search(r"const MARK = \{([^}]*)\}", script)
     assert marks is not None
     assert set(re.findall(r"(\w+):", marks[1])) == OUTCOME_WORDS

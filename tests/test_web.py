@@ -30,6 +30,7 @@ from ghostdb import Store, open_store
 from ghostdb.games import registry
 from ghostdb.games.ghost.rules import Rules, Variant
 from ghostdb.web import create_app
+from ghostdb.web.app import page_html
 from ghostdb.web.fastlane import RULE_PARAMS, read_query
 from ghostdb.web.protocol import GatheringTransport
 
@@ -686,10 +687,11 @@ def test_serve_answers_many_requests_at_once_and_stops_on_ctrl_c(
         for t in threads:
             t.join()
         assert not errors
-        for file in ("index.html", "app.js", "app.css"):  # the page, whole, through the server
+        for file in ("index.html", "app.js", "render.js", "panels.js", "app.css"):  # whole
             path = "/" if file == "index.html" else f"/static/{file}"
             with urllib.request.urlopen(base + path, timeout=10) as response:
-                assert response.read() == (STATIC / file).read_bytes()
+                expected = page_html(file) if file == "index.html" else (STATIC / file).read_text()
+                assert response.read() == expected.encode()
         for url, answer in answers.items():
             if "/position?" not in url:
                 continue

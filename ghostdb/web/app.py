@@ -207,6 +207,20 @@ def validation_message(exc: RequestValidationError) -> str:
 # -- the app -------------------------------------------------------------------------------
 
 
+BOARDS_HERE = "<!-- boards -->\n"
+"""Where the page loads its board drawings: one script for each file of static/boards."""
+
+
+def page_html(file: str) -> str:
+    """A page of static/ as it is served: the page with a script for each board drawing
+    (so that a new drawing is one new file, named nowhere else)."""
+    static = resources.files("ghostdb.web") / "static"
+    body = (static / file).read_text(encoding="utf-8")
+    boards = sorted(b.name for b in (static / "boards").iterdir() if b.name.endswith(".js"))
+    tags = "".join(f'<script src="/static/boards/{b}" defer></script>\n' for b in boards)
+    return body.replace(BOARDS_HERE, tags)
+
+
 def create_app(store: Store, cors: Sequence[str] = ()) -> Conventions:
     """The API and the page over an open ``store`` (which the caller closes): the FastAPI
     app inside the fast lane, inside the HTTP conventions (caching validators, and CORS
@@ -562,7 +576,7 @@ def add_page(app: FastAPI) -> None:
     static = resources.files("ghostdb.web") / "static"
 
     def page(file: str) -> Callable[[], Any]:
-        body = (static / file).read_text(encoding="utf-8")
+        body = page_html(file)
 
         async def serve_page() -> HTMLResponse:
             return HTMLResponse(body, headers=PAGE_HEADERS)

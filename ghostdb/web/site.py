@@ -26,10 +26,11 @@ from ghostdb.errors import NotSolved
 from ghostdb.games.base import RuleSet
 from ghostdb.games.registry import GAMES, parse_rules
 from ghostdb.store import Store
-from ghostdb.web.app import PAGE_HEADERS, WALK_LIMIT
+from ghostdb.web.app import PAGE_HEADERS, WALK_LIMIT, page_html
 from ghostdb.web.library import catalogue
 
-PAGE_FILES = ("app.js", "app.css")
+PAGE_FILES = ("app.js", "render.js", "panels.js", "app.css")
+"""The page's own files (index.html aside), as the server sends them."""
 """The server's page files, copied as they are."""
 OFFLINE_SCRIPTS = ("pack.js", "games.js", "offline.js")
 """Loaded before ``app.js``, in this order (deferred scripts run in document order)."""
@@ -97,7 +98,7 @@ def _build(store: Store, into: Path, chosen: list[tuple[str, RuleSet]]) -> list[
     (into / "boards").mkdir()
     for board in (static / "boards").iterdir():  # each board drawing, as the page loads it
         (into / "boards" / board.name).write_bytes(board.read_bytes())
-    (into / "index.html").write_text(_page((static / "index.html").read_text("utf-8")), "utf-8")
+    (into / "index.html").write_text(_page(page_html("index.html")), "utf-8")
     exported = []
     for name, rules in chosen:
         relative = f"packs/{name}/{rules.key.replace('/', '_')}.ghostpack"

@@ -68,7 +68,7 @@
     return body;
   }
 
-  // Best first for the mover: wins soonest, ties soonest, draws, losses latest (stable).
+  // Best first for the player to move: wins soonest, ties soonest, draws, losses latest (stable).
   function ranked(plays) {
     const sortKey = (p) => {
       const rank = RANK[p.category], length = p.game_length ?? 0;

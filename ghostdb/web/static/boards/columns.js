@@ -21,7 +21,7 @@ function columnsBoard(pos) {
     if (show && play) cls.push(play.category);
     return el("button", {
       type: "button", class: cls.join(" "), "data-move": String(c + 1),
-      "aria-label": `column ${c + 1}: ${discs} of ${rows.length} full${show && play ? `, ${play.category} for the mover, ${movesLeft(play.game_length)}` : ""}`,
+      "aria-label": `column ${c + 1}: ${discs} of ${rows.length} full${show && play ? `, ${play.category} for the player making it, ${movesLeft(play.game_length)}` : ""}`,
       disabled: !play || !humanToMove(), onclick: () => humanMove(play),
     }, el("span", { class: "val" }, show && play ? MARK[play.category] + (play.game_length ?? "") : String(c + 1)),
     cells.map((cell, r) => el("span", {
@@ -31,4 +31,4 @@ function columnsBoard(pos) {
   return el("div", {}, whoIsWho(), el("div", { class: "columns", role: "group", "aria-label": `Board of ${width} columns` }, columns));
 }
 
-BOARDS.columns = columnsBoard;
+BOARDS.columns = Object.assign(columnsBoard, { takesMoves: true });  // played by clicking it

@@ -21,11 +21,11 @@ function gridBoard(pos) {
       if (show && play) cls.push(play.category);
       return el("button", {
         type: "button", class: cls.join(" "), "data-move": String(i + 1),
-        "aria-label": `square ${i + 1}: ${filled ? cell.toUpperCase() : "empty"}${line.has(`${Math.floor(i / side)},${i % side}`) ? ", in the winning line" : ""}${show && play ? `, ${play.category} for the mover, ${movesLeft(play.game_length)}` : ""}`,
+        "aria-label": `square ${i + 1}: ${filled ? cell.toUpperCase() : "empty"}${line.has(`${Math.floor(i / side)},${i % side}`) ? ", in the winning line" : ""}${show && play ? `, ${play.category} for the player making it, ${movesLeft(play.game_length)}` : ""}`,
         disabled: filled || !play || !humanToMove(), onclick: () => humanMove(play),
       }, el("span", {}, filled ? cell.toUpperCase() : ""),
       show && play ? el("span", { class: "val" }, MARK[play.category] + (play.game_length ?? "")) : null);
     })));
 }
 
-BOARDS.grid = gridBoard;
+BOARDS.grid = Object.assign(gridBoard, { takesMoves: true });  // played by clicking it

@@ -56,7 +56,7 @@ function handsBoard(pos) {
         type: "button", class: cls.join(" "),
         "aria-pressed": own ? String(pressed) : null,
         "aria-label": `player ${player}'s ${i ? "right" : "left"} hand: ${fingers} finger${fingers === 1 ? "" : "s"}`
-          + (tap ? `; ${own ? "its best tap" : "this tap"}: ${tap.category} for the mover, ${movesLeft(tap.game_length)}` : ""),
+          + (tap ? `; ${own ? "its best tap" : "this tap"}: ${tap.category} for the player making it, ${movesLeft(tap.game_length)}` : ""),
         disabled: !canPlay || fingers === 0 || (!own && game.selected === null),
         onclick: () => {
           if (own) { game.selected = pressed ? null : i; render(); return; }
@@ -80,4 +80,4 @@ function handsBoard(pos) {
     el("p", { class: "legend" }, "Tap: click one of your hands, then a hand of your opponent's."));
 }
 
-BOARDS.hands = handsBoard;
+BOARDS.hands = Object.assign(handsBoard, { takesMoves: true });  // played by clicking it
