@@ -15,12 +15,15 @@ from pathlib import Path
 
 import pytest
 from conftest import OWN_WORDLISTS, run, shared_list, write_list
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ghostdb import Rules, Store, open_store
 from ghostdb.errors import DeadFragment
 from ghostdb.games.ghost.rules import Variant
 from ghostdb.games.registry import GAMES, default_rules, parse_rules
 from ghostdb.pack import PackError, open_pack, write_pack
+from ghostdb.pack.format import WARM, Block, decode_block, encode_block
 from ghostdb.pack.verify import verify_pack
 
 SAMPLE = 1500
@@ -196,3 +199,29 @@ def test_write_list_packs_a_small_list(tmp_path: Path) -> None:
         positions, _ = opened.pack("w", None, tmp_path / "w.ghostpack")
     with open_pack(tmp_path / "w.ghostpack") as pack:
         assert pack.positions == positions and pack.probe("c").best_move is not None
+
+
+def _block_of(keys: list[bytes]) -> Block:
+    records = [(k.decode(), True, 3, 1, None, None, None) for k in keys]
+    return decode_block(encode_block(records))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sets(st.text("abcé", min_size=1, max_size=7), min_size=1, max_size=600),
+    st.lists(st.text("abcdé", max_size=8), max_size=40),
+)
+def test_a_block_finds_each_key_and_no_other(words: set[str], others: list[str]) -> None:
+    """A block's search (restarts, then a run read without making its keys) against a
+    plain binary search of the keys, for every key and for keys it lacks, before and
+    after it decodes all its keys (`WARM`)."""
+    keys = sorted(w.encode() for w in words)
+    block = _block_of(keys)
+    for _ in range(2):  # the second pass finds past WARM: every key decoded
+        for i, key in enumerate(keys):
+            assert block.find(key) == i
+        for other in others:
+            raw = other.encode()
+            assert block.find(raw) == (keys.index(raw) if raw in set(keys) else -1)
+        for _ in range(WARM):
+            block.find(keys[0])

@@ -73,8 +73,9 @@ RESTART = 128
 """Every 128th key of a block (its 0th, 128th, …) drops all of the key before: a probe
 of a block it has not read much searches those whole keys and decodes one run of at most
 128 (each restart costs about 0.05 bytes a position)."""
-WARM = 16
-"""Finds in one block after which all its keys are decoded (about 40 runs' worth)."""
+WARM = 64
+"""Finds in one block after which all its keys are decoded (a find reads part of one
+run, decoding every key costs about a hundred finds)."""
 BLOCK = 2048
 """Positions a block: a probe inflates a block (a few KB) for each key it reads that is
 not in a block it holds already."""
@@ -246,6 +247,11 @@ class Block:
         return self._run(first, i + 1)[-1]
 
     @property
+    def size(self) -> int:
+        """About the bytes it holds decoded (what a pack's cache counts)."""
+        return len(self._raw) + (0 if self._all is None else 40 * self.n)
+
+    @property
     def keys(self) -> list[bytes]:
         """Every key, in order (decoded once, when first asked for)."""
         if self._all is None:
@@ -268,7 +274,7 @@ class Block:
 
     def find(self, key: bytes) -> int:
         """The index of ``key`` in the block, or -1: a binary search of the restarts'
-        whole keys, then one run's keys decoded up to ``key``; after `WARM` finds, a
+        whole keys, then one run read up to ``key`` (`_scan`); after `WARM` finds, a
         binary search of every key, decoded once."""
         if self._all is None:
             self._finds += 1
@@ -280,18 +286,43 @@ class Block:
         r = bisect.bisect_right(self._restarts, key) - 1
         if r < 0:
             return -1
+        return self._scan(r, key)
+
+    def _scan(self, r: int, key: bytes) -> int:
+        """Find ``key`` in run ``r`` (whose restart is at most ``key``) without making the
+        keys before it: only how much of ``key`` the key at hand shares (``m``) and its
+        length are followed.  A key that keeps more than ``m`` bytes of the one before is
+        still below ``key`` (its byte at ``m`` is the same, and below); one that keeps
+        fewer is above (keys ascend); only one that keeps exactly ``m`` has its added
+        bytes compared."""
         first = r * RESTART
         here = self._restarts[r]
         if here == key:
             return first
+        m = _shared(here, key)
+        length, size = len(here), len(key)
         raw, drops, lengths = self._raw, self._drops, self._lengths
-        at = self._starts[r] + len(here)
+        at = self._starts[r] + length
         for j in range(first + 1, min(first + RESTART, self.n)):
             step = lengths[j]
-            here = here[: len(here) - drops[j]] + raw[at : at + step]
+            kept = length - drops[j]
+            length = kept + step
             at += step
-            if here >= key:  # keys ascend: past it, it is not here
-                return j if here == key else -1
+            if kept > m:
+                continue
+            if kept < m:
+                return -1
+            rest, want = raw[at - step : at], key[m : m + step]
+            if rest == want:
+                m = length
+                if m == size:
+                    return j
+                continue  # a prefix of key: below it
+            c = _shared(rest, want)
+            if c < len(want) and (c == len(rest) or rest[c] < want[c]):
+                m += c
+                continue
+            return -1  # above key: key is not here
         return -1
 
     def record(self, i: int, key: bytes | None = None) -> Record:
@@ -316,6 +347,15 @@ class Block:
             None if safe == NONE else safe,
             None if self._labels is None else self._labels[i],
         )
+
+
+def _shared(a: bytes, b: bytes) -> int:
+    """How many bytes ``a`` and ``b`` begin with alike."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
 
 
 def _varints(raw: bytes, at: int, n: int) -> tuple[bytes | list[int], int]:
