@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import socket
 import threading
@@ -390,7 +391,11 @@ def explore_in(tab: Tab, name: str, position: str) -> None:
     tab.page.wait_for_selector("#ex-out table")
 
 
-def test_explorer_report_and_compare(tab: Tab) -> None:
+PLAN_CELL = re.compile(r"\d[\d,]* (?:word|sequence)s?, (?:all won|all lost|[\d,]+ lost)")
+
+
+def test_explorer_report_and_compare(tab: Tab, web_db: Path) -> None:
+    """The page's report and comparison say each plan as the command line does."""
     explore_in(tab, "enable1", "gho")
     assert "player 1 to move wins; best move s" in tab.page.locator("#ex-out").inner_text()
     tab.page.locator("#ex-out button", has_text="ghou").click()
@@ -400,6 +405,11 @@ def test_explorer_report_and_compare(tab: Tab) -> None:
     tab.page.locator("#report-form button").click()
     tab.page.wait_for_selector("#rep-out table")
     assert "tictactoe" in tab.page.locator("#rep-out").inner_text()
+    tab.page.locator("#rep-name").select_option("enable1")
+    tab.page.locator("#report-form button").click()
+    tab.page.wait_for_function("document.querySelector('#rep-out').textContent.includes('ghost/3')")
+    said = PLAN_CELL.findall(run("report", "enable1", db=web_db)[1])
+    assert said and PLAN_CELL.findall(tab.page.locator("#rep-out").inner_text()) == said
     tab.page.locator("#cmp-a").select_option("enable1")
     tab.page.locator("#cmp-a").dispatch_event("change")
     tab.page.locator("#cmp-a-rules").select_option("ghost/3")
@@ -409,6 +419,9 @@ def test_explorer_report_and_compare(tab: Tab) -> None:
     tab.page.locator("#compare-form button").click()
     tab.page.wait_for_selector("#cmp-out table")
     assert "h n" in tab.page.locator("#cmp-out").inner_text()
+    cli = run("compare", "enable1", "--min-length", "3", "--vs-min-length", "4", db=web_db)[1]
+    said = PLAN_CELL.findall(cli)
+    assert len(said) == 4 and PLAN_CELL.findall(tab.page.locator("#cmp-out").inner_text()) == said
 
 
 def test_first_load_is_small_and_fits_a_phone(browser: Any, server: str) -> None:

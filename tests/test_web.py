@@ -88,9 +88,15 @@ def test_solutions_list_every_name_with_its_rule_sets(client: TestClient) -> Non
     assert found["enable1"]["alphabet"] == "abcdefghijklmnopqrstuvwxyz"
     assert found["enable1"]["rule_sets"][1]["description"] == "Ghost, words of 4+ letters"
     assert found["chopsticks"]["rule_sets"] == [
-        {"rules": "chopsticks/5", "description": "Chopsticks, a hand dies at 5", "decisive": False}
+        {
+            "rules": "chopsticks/5",
+            "description": "Chopsticks, a hand dies at 5",
+            "decisive": False,
+            "plan_unit": None,
+        }
     ]
     assert [r["decisive"] for r in found["enable1"]["rule_sets"]] == [True, True]
+    assert [r["plan_unit"] for r in found["enable1"]["rule_sets"]] == ["word", "word"]
     assert found["tictactoe"]["game"] == "tictactoe"
 
 

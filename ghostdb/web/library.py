@@ -85,8 +85,8 @@ def has_decisive_words(key: str) -> bool:
 
 def catalogue(store: Store) -> list[dict[str, Any]]:
     """`Store.catalogue`, with what the page needs to offer each entry: every rule set's
-    description and whether it has decisive words, and, for a dictionary, its alphabet
-    (the letters to show)."""
+    description, whether it has decisive words and what a plan's outcome is (a word, a
+    sequence), and, for a dictionary, its alphabet (the letters to show)."""
     alphabets = {d.name: d.alphabet for d in store.dictionaries()}
     found = []
     for entry in store.catalogue():
@@ -95,8 +95,15 @@ def catalogue(store: Store) -> list[dict[str, Any]]:
                 "rules": key,
                 "description": parse_rules(key).describe(),
                 "decisive": has_decisive_words(key),
+                "plan_unit": plan_unit(key),
             }
             for key in entry["rules"]
         ]
         found.append({**entry, "alphabet": alphabets.get(entry["name"]), "rule_sets": rule_sets})
     return found
+
+
+def plan_unit(rules_key: str) -> str | None:
+    """What one outcome of a plan is under a rule set (None: its game keeps no plans)."""
+    game = game_of(parse_rules(rules_key))
+    return game.plan_unit if game.keeps_plans else None

@@ -67,6 +67,10 @@ class RuleSet(Open):
     decisive: bool = Field(
         description="Whether the game has decisive words under it (/api/{name}/decisive)."
     )
+    plan_unit: str | None = Field(
+        description="What one outcome of a plan is under these rules (word, sequence); "
+        "null where the game keeps no plans."
+    )
 
 
 class Solution(Open):

@@ -257,14 +257,16 @@ async function newPuzzle() {
 async function report() {
   const out = $("#rep-out");
   try {
-    const found = await api(`/api/${enc($("#rep-name").value)}/report`);
-    const plan = (p) => (p ? `${plural(p.outcomes, "outcome")}, ${planVerdict(p.outcomes, p.losses)}${p.words.length <= 8 ? `: ${p.words.join(" ")}` : ""}` : "—");
+    const name = $("#rep-name").value;
+    const found = await api(`/api/${enc(name)}/report`);
+    const unit = (r) => (ruleSet(name, r.rules) || {}).plan_unit || "outcome";
+    const plan = (p, r) => (p ? `${plural(p.outcomes, unit(r))}, ${planVerdict(p.outcomes, p.losses)}${p.words.length <= 8 ? `: ${p.words.join(" ")}` : ""}` : "—");
     const value = (r) => (r.winner === null || r.winner === undefined ? `${r.outcome} for player 0` : `player ${r.winner} wins`);
     const counts = (r) => (r.positions_by_outcome ? Object.entries(r.positions_by_outcome).map(([k, v]) => `${k} ${v}`).join(", ") : "");
     const words = found.solutions.some((r) => r.first_player_plan);
     fill(out, words
       ? table(["rules", "shortest word", "winner", "player 0's plan", "player 1's plan", "positions"],
-        found.solutions.map((r) => [r.rules, r.shortest_word, value(r), plan(r.first_player_plan), plan(r.second_player_plan), r.fragments.toLocaleString("en")]),
+        found.solutions.map((r) => [r.rules, r.shortest_word, value(r), plan(r.first_player_plan, r), plan(r.second_player_plan, r), r.fragments.toLocaleString("en")]),
         [1, 5])
       : table(["rules", "from the start", "game length", "positions by value", "positions"],
         found.solutions.map((r) => [r.rules, value(r), movesLeft(r.game_length), counts(r), r.fragments.toLocaleString("en")]),
@@ -282,7 +284,7 @@ async function compare() {
   try {
     const [c, why] = await Promise.all([api("/api/compare", params),
       whyToo ? api("/api/why", { a, b, rules: ra.rules }).catch((error) => error) : null]);
-    const plan = (side, i) => (side.plans && side.lost ? `${plural(side.plans[i].outcomes, "outcome")}, ${planVerdict(side.plans[i].outcomes, side.lost[i])}` : "—");
+    const plan = (side, i) => (side.plans && side.lost ? `${plural(side.plans[i].outcomes, (side === c.a ? ra : rb).plan_unit)}, ${planVerdict(side.plans[i].outcomes, side.lost[i])}` : "—");
     const winner = (side) => (side.winner === null || side.winner === undefined ? side.outcome : `player ${side.winner}`);
     const n = (v) => v.toLocaleString("en");
     fill(out,
