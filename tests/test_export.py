@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import OWN_WORDLISTS, ROOT, run, shared_list
 
-from ghostdb import Rules, open_store
+from ghostdb import Rules, Store, open_store
+from ghostdb.games.ghost.rules import Variant
 from ghostdb.games.registry import GAMES, default_rules
 
 pq = pytest.importorskip("pyarrow.parquet", reason="the Parquet export needs pyarrow")
@@ -71,3 +72,55 @@ def test_the_manuals_duckdb_query_compares_two_dictionaries(
         for fragment, a, b in shown:
             assert a == store.solution("enable1").lookup(fragment).outcome.value
             assert b == store.solution("twl06").lookup(fragment).outcome.value != a
+
+
+def stored_rows(store: Store, solution_id: int) -> list[dict[str, object]]:
+    """Every stored row of a solution through SQLAlchemy, as the export's schema has it."""
+    from sqlalchemy import select
+
+    from ghostdb.games.base import VALUE_NAMES
+    from ghostdb.positions import seats
+    from ghostdb.store.schema import positions
+
+    fields = ("fragment", "level", "reachable", "outcome", "game_length", "best_play")
+    stmt = (
+        select(*(positions.c[f] for f in (*fields, "safe_seats", "label")))
+        .where(positions.c.solution_id == solution_id)
+        .order_by(positions.c.level, positions.c.fragment)
+    )
+    with store.engine.connect() as conn:
+        rows = conn.execute(stmt).all()
+    return [
+        {
+            "fragment": f,
+            "level": level,
+            "reachable": bool(reachable),
+            "outcome": VALUE_NAMES[outcome],
+            "game_length": length,
+            "best_play": best,
+            "safe_seats": None if (s := seats(safe)) is None else list(s),
+            "label": label,
+        }
+        for f, level, reachable, outcome, length, best, safe, label in rows
+    ]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules(players=3), Rules(Variant.ANAGRAM), Rules(Variant.SUPERDUPER, misere=True)],
+    ids=lambda r: r.key,
+)
+def test_every_column_of_every_row_is_the_stored_one(tmp_path: Path, rules: Rules) -> None:
+    """Each exported row, column by column, against the stored row read plainly: the
+    export reads its small columns packed into one integer (levels, lengths, best plays,
+    nulls), safe seats (three players) and labels (Anagram)."""
+    with open_store(tmp_path / "ghost.db") as store:
+        store.ingest(OWN_WORDLISTS / "five.txt")
+        store.solve("five", rules)
+        path, rows = store.export_parquet("five", rules, tmp_path / "out")
+        table = pq.read_table(path).to_pylist()
+        expected = stored_rows(store, store.solution("five", rules).id)
+    assert rows == len(table) == len(expected) > 10
+    found = [{k: v for k, v in row.items() if k not in ("name", "rules")} for row in table]
+    assert found == expected
+    assert any(r["game_length"] is None or r["best_play"] is None for r in expected)

@@ -225,3 +225,23 @@ def test_a_block_finds_each_key_and_no_other(words: set[str], others: list[str])
             assert block.find(raw) == (keys.index(raw) if raw in set(keys) else -1)
         for _ in range(WARM):
             block.find(keys[0])
+
+
+RECORD = st.tuples(
+    st.booleans(),
+    st.integers(0, 3),
+    st.one_of(st.none(), st.integers(0, 16_000)),
+    st.one_of(st.none(), st.integers(0, 0xFFFE)),
+    st.one_of(st.none(), st.text("xyzé", max_size=4)),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text("abé\x00", min_size=1, max_size=9), RECORD, max_size=700))
+def test_a_block_decodes_to_the_records_it_was_made_of(found: dict[str, tuple]) -> None:
+    """Keys that share prefixes, run past restarts, hold a NUL or a letter of two bytes;
+    lengths and safe seats of two bytes; labels or none: a block written column by
+    column reads back record for record."""
+    keys = sorted(found, key=str.encode)
+    records = [(k, *found[k][:2], found[k][2], None, *found[k][3:]) for k in keys]
+    assert decode_block(encode_block(records)).records() == records

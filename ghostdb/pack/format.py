@@ -131,55 +131,87 @@ def get_varint(data: bytes | memoryview, at: int) -> tuple[int, int]:
 # -- blocks ------------------------------------------------------------------------------
 
 
-def encode_block(records: Sequence[Record]) -> bytes:
-    """A block record of ``records`` (in key order), deflated; their best plays are not
-    written (the format's docstring says why)."""
+def encode_block(records: Sequence[Record], keys: list[bytes] | None = None) -> bytes:
+    """A block record of ``records`` (in key order; ``keys``: their keys as UTF-8, where
+    the caller has them), deflated; their best plays are not written (the format's
+    docstring says why).  Each column is made whole, by numpy where a loop a position
+    would be most of a pack's time."""
+    import numpy as np
+
+    n = len(records)
+    columns = list(zip(*records, strict=True)) if n else [()] * 7
+    if keys is None:
+        keys = [k.encode() for k in columns[0]]
+    lengths = [len(k) for k in keys]
+    shared = _shared_before(keys, lengths)
     out = bytearray()
-    put_varint(out, len(records))
-    drops, lengths, rests = bytearray(), bytearray(), bytearray()
-    before = b""
-    for i, record in enumerate(records):
-        key = record[0].encode()
-        shared = 0
-        if i % RESTART:  # a restart (every RESTART-th key) shares nothing
-            for a, b in zip(before, key, strict=False):
-                if a != b:
-                    break
-                shared += 1
-        put_varint(drops, len(before) - shared)
-        put_varint(lengths, len(key) - shared)
-        rests += key[shared:]
-        before = key
-    out += drops + lengths + rests
-    bits = bytearray((len(records) + 7) // 8)
-    for i, record in enumerate(records):
-        if record[1]:
-            bits[i >> 3] |= 1 << (i & 7)
-    out += bits
+    put_varint(out, n)
+    before = [0, *lengths][:n]  # each key's length before it (0 for the first)
+    _put_varints(out, [b - s for b, s in zip(before, shared, strict=True)])
+    _put_varints(out, [k - s for k, s in zip(lengths, shared, strict=True)])
+    out += b"".join([k[s:] for k, s in zip(keys, shared, strict=True)])
+    out += np.packbits(np.array(columns[1], dtype=bool), bitorder="little").tobytes()
     # A position's outcome and game length together: where one tells the other (two
     # players: who moves last), DEFLATE sees one column, not two.
-    values = [(0 if r[3] is None else r[3] + 1) << 2 | r[2] for r in records]
+    values = [
+        (0 if length is None else length + 1) << 2 | outcome
+        for outcome, length in zip(columns[2], columns[3], strict=True)
+    ]
     _put_u16(out, values, "game length", (NONE >> 2) - 1)
-    _put_u16(out, [NONE if r[5] is None else r[5] for r in records], "safe seats", NONE - 1)
-    for record in records:
-        label = record[6]
-        if label is None:
-            out.append(0)
-        else:
-            raw = label.encode()
-            put_varint(out, len(raw) + 1)
-            out += raw
+    _put_u16(out, [NONE if v is None else v for v in columns[5]], "safe seats", NONE - 1)
+    if any(label is not None for label in columns[6]):
+        for label in columns[6]:
+            if label is None:
+                out.append(0)
+            else:
+                raw = label.encode()
+                put_varint(out, len(raw) + 1)
+                out += raw
+    else:  # the common case: no labels, a 0 each
+        out += bytes(n)
     packer = zlib.compressobj(9, zlib.DEFLATED, -15, 9)
     return packer.compress(bytes(out)) + packer.flush()
+
+
+def _shared_before(keys: list[bytes], lengths: list[int]) -> list[int]:
+    """How many bytes each key shares with the one before (0 at a restart: every
+    `RESTART`-th key, and the first), found for the whole block at once: the keys as
+    rows of a byte matrix (padded), each row's first byte unlike the row before's."""
+    import numpy as np
+
+    n = len(keys)
+    if n < 2:
+        return [0] * n
+    width = max(lengths)
+    rows = np.frombuffer(b"".join([k.ljust(width, b"\0") for k in keys]), np.uint8)
+    rows = rows.reshape(n, width)
+    unlike = rows[1:] != rows[:-1]
+    first = np.where(unlike.any(axis=1), unlike.argmax(axis=1), width)
+    sizes = np.array(lengths)
+    # Padding compares equal past a shorter key's end: no more than it has is shared.
+    shared = np.concatenate(([0], np.minimum(first, np.minimum(sizes[1:], sizes[:-1]))))
+    shared[::RESTART] = 0
+    return shared.tolist()  # type: ignore[no-any-return]
+
+
+def _put_varints(out: bytearray, numbers: list[int]) -> None:
+    if not numbers or max(numbers) < 0x80:  # the common case: a byte each
+        out += bytes(numbers)
+        return
+    for n in numbers:
+        put_varint(out, n)
 
 
 def _put_u16(out: bytearray, numbers: list[int], what: str, most: int) -> None:
     """A u16 column: its low bytes, then its high bytes (nearly all 0 or 255: DEFLATE
     makes little of them)."""
+    import numpy as np
+
     if numbers and max(numbers) > NONE:
         raise PackError(f"a position's {what} is too big for a pack ({most:,} at most)")
-    out += bytes(v & 0xFF for v in numbers)
-    out += bytes(v >> 8 for v in numbers)
+    column = np.array(numbers, dtype=np.uint16)
+    out += (column & 0xFF).astype(np.uint8).tobytes()
+    out += (column >> 8).astype(np.uint8).tobytes()
 
 
 class Block:

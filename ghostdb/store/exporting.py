@@ -16,10 +16,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import BigInteger, case, cast, func, select
 
 from ghostdb.games.base import VALUE_NAMES
 from ghostdb.positions import seats
+from ghostdb.store import queries as q
 from ghostdb.store.schema import positions
 
 if TYPE_CHECKING:
@@ -89,25 +90,43 @@ def export_solution(solution: Handle, folder: Path) -> tuple[Path, int]:
     return target, rows
 
 
+def _packed() -> Any:
+    """A row's small columns as one integer, made by the database (bits 0-15 the level,
+    16 reachable, 17-19 the outcome, 20-39 the game length + 1, 40-55 the best play + 1;
+    0 for null): a row crosses into Python as four objects, not eight, and numpy takes
+    them apart a batch at a time."""
+    c, big = positions.c, BigInteger()
+    return (
+        cast(c.level, big)
+        + case((c.reachable, 1 << 16), else_=0)
+        + cast(c.outcome, big) * (1 << 17)
+        + func.coalesce(cast(c.game_length, big) + 1, 0) * (1 << 20)
+        + func.coalesce(cast(c.best_play, big) + 1, 0) * (1 << 40)
+    )
+
+
 def _batches(solution: Handle, schema: Any) -> Iterator[Any]:
     """The solution's positions as record batches of `BATCH` rows, level by level in key
-    order: each column made whole by pyarrow from the rows turned into columns (the
-    outcome's codes are the dictionary's indices as they are), not a row at a time."""
+    order (the table's own order: nothing to sort), read on the raw DB-API connection
+    (`queries.stream`); each column made whole by pyarrow and numpy, not a row at a
+    time (the outcome's codes are the dictionary's indices as they are)."""
+    import numpy as np
     import pyarrow as pa
 
-    fields = ("fragment", "level", "reachable", "outcome", "game_length", "best_play")
     stmt = (
-        select(*(positions.c[f] for f in (*fields, "safe_seats", "label")))
+        select(positions.c.fragment, _packed(), positions.c.safe_seats, positions.c.label)
         .where(positions.c.solution_id == solution.id)
         .order_by(positions.c.level, positions.c.fragment)
     )
     outcomes = pa.array(VALUE_NAMES)
     with solution.engine.connect() as conn:
-        result = conn.execution_options(stream_results=True, yield_per=BATCH).execute(stmt)
-        for part in result.partitions(BATCH):
-            fragment, level, reachable, outcome, length, best, safe, label = zip(*part, strict=True)
+        for part in q.stream(conn, stmt, BATCH):
+            fragment, packed, safe, label = zip(*part, strict=True)
             n = len(fragment)
-            constant = pa.array([0] * n, pa.int8())
+            bits = np.array(packed, dtype=np.int64)
+            outcome = (bits >> 17 & 7).astype(np.int8)
+            length, best = bits >> 20 & 0xFFFFF, bits >> 40 & 0xFFFF
+            constant = pa.array(np.zeros(n, np.int8))
             if any(v is not None for v in safe):
                 listed = [None if (f := seats(v)) is None else list(f) for v in safe]
                 safe_seats = pa.array(listed, pa.list_(pa.int8()))
@@ -117,11 +136,11 @@ def _batches(solution: Handle, schema: Any) -> Iterator[Any]:
                 pa.DictionaryArray.from_arrays(constant, pa.array([solution.name])),
                 pa.DictionaryArray.from_arrays(constant, pa.array([solution.rules.key])),
                 pa.array(fragment, pa.string()),
-                pa.array(level, pa.int16()),
-                pa.array(reachable, pa.bool_()),
-                pa.DictionaryArray.from_arrays(pa.array(outcome, pa.int8()), outcomes),
-                pa.array(length, pa.int32()),
-                pa.array(best, pa.int16()),
+                pa.array((bits & 0xFFFF).astype(np.int16)),
+                pa.array((bits >> 16 & 1).astype(np.bool_)),
+                pa.DictionaryArray.from_arrays(pa.array(outcome), outcomes),
+                pa.array((length - 1).astype(np.int32), mask=length == 0),
+                pa.array((best - 1).astype(np.int16), mask=best == 0),
                 safe_seats,
                 pa.array(label, pa.string()),
             ]

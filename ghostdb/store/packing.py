@@ -4,6 +4,7 @@ against the solution it came from."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -65,9 +66,9 @@ def _records(conn: Any, solution_id: int) -> Iterator[Record]:
         .where(positions.c.solution_id == solution_id)
         .order_by(positions.c.fragment)
     )
-    result = conn.execution_options(stream_results=True, yield_per=STREAM).execute(stmt)
-    for key, reachable, outcome, length, best, safe, label in result:
-        yield (key, bool(reachable), outcome, length, best, safe, label)
+    # The raw connection's rows as they come (millions of them): SQLite's reachable is 0
+    # or 1, which a pack takes as it takes False and True.
+    return chain.from_iterable(q.stream(conn, stmt, STREAM))
 
 
 def compare_with_store(pack: Pack, solution: Handle) -> list[str]:

@@ -10,7 +10,7 @@ bound.  Functions take an open `Connection` and leave transactions to the caller
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from functools import cache
 from itertools import chain, repeat
@@ -505,6 +505,26 @@ class FastQuery:
         else:
             args = {**self.defaults, **params}
         return dbapi_connection.execute(self.sql, args).fetchall()
+
+
+def stream(conn: Connection, stmt: Any, size: int) -> Iterator[list[Any]]:
+    """The rows of ``stmt`` in lists of up to ``size``, fetched on ``conn``'s own DB-API
+    connection, in its transaction: for reading out a whole solution (an export, a
+    pack), millions of rows, where SQLAlchemy's work a row costs more than the
+    database's.  On PostgreSQL a server-side cursor, so the rows are not all held at
+    once.  Parameters are still bound."""
+    query = FastQuery(stmt, conn.dialect)
+    args: Any = [d for _, d in query.order] if query.order else query.defaults
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    named = conn.dialect.name == "postgresql"
+    cursor = driver.cursor(name="ghostdb_stream") if named else driver.cursor()
+    try:
+        cursor.execute(query.sql, args)
+        while rows := cursor.fetchmany(size):
+            yield rows
+    finally:
+        cursor.close()
 
 
 def now() -> datetime:
