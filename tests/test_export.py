@@ -124,3 +124,33 @@ def test_every_column_of_every_row_is_the_stored_one(tmp_path: Path, rules: Rule
     found = [{k: v for k, v in row.items() if k not in ("name", "rules")} for row in table]
     assert found == expected
     assert any(r["game_length"] is None or r["best_play"] is None for r in expected)
+
+
+def test_rows_read_ahead_stop_with_their_reader_and_carry_its_errors(tmp_path: Path) -> None:
+    """The export's reading thread (`queries.stream_ahead`) stops when its reader stops
+    early, and an error of the database is raised to the reader, not lost in it."""
+    import sqlite3
+    import threading
+
+    from sqlalchemy import select, text
+
+    from ghostdb.store import queries
+    from ghostdb.store.schema import positions
+
+    def readers() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if t.name == "ghostdb-stream"]
+
+    with open_store(tmp_path / "ghost.db") as store:
+        store.ingest(OWN_WORDLISTS / "five.txt")
+        store.solve("five")
+        stmt = select(positions.c.fragment).order_by(positions.c.fragment)
+        ahead = queries.stream_ahead(store.engine, stmt, 5)
+        assert len(next(ahead)) == 5
+        ahead.close()
+        assert readers() == []
+        whole = [row for part in queries.stream_ahead(store.engine, stmt, 7) for row in part]
+        with store.engine.connect() as conn:
+            assert whole == [tuple(r) for r in conn.execute(stmt)]
+        with pytest.raises(sqlite3.OperationalError, match="no such table"):
+            list(queries.stream_ahead(store.engine, text("SELECT x FROM nowhere"), 5))
+        assert readers() == []

@@ -107,9 +107,10 @@ def _packed() -> Any:
 
 def _batches(solution: Handle, schema: Any) -> Iterator[Any]:
     """The solution's positions as record batches of `BATCH` rows, level by level in key
-    order (the table's own order: nothing to sort), read on the raw DB-API connection
-    (`queries.stream`); each column made whole by pyarrow and numpy, not a row at a
-    time (the outcome's codes are the dictionary's indices as they are)."""
+    order (the table's own order: nothing to sort), read on a raw DB-API connection in a
+    thread that fetches the next batch while this one is made (`queries.stream_ahead`);
+    each column made whole by pyarrow and numpy, not a row at a time (the outcome's
+    codes are the dictionary's indices as they are)."""
     import numpy as np
     import pyarrow as pa
 
@@ -119,29 +120,28 @@ def _batches(solution: Handle, schema: Any) -> Iterator[Any]:
         .order_by(positions.c.level, positions.c.fragment)
     )
     outcomes = pa.array(VALUE_NAMES)
-    with solution.engine.connect() as conn:
-        for part in q.stream(conn, stmt, BATCH):
-            fragment, packed, safe, label = zip(*part, strict=True)
-            n = len(fragment)
-            bits = np.array(packed, dtype=np.int64)
-            outcome = (bits >> 17 & 7).astype(np.int8)
-            length, best = bits >> 20 & 0xFFFFF, bits >> 40 & 0xFFFF
-            constant = pa.array(np.zeros(n, np.int8))
-            if any(v is not None for v in safe):
-                listed = [None if (f := seats(v)) is None else list(f) for v in safe]
-                safe_seats = pa.array(listed, pa.list_(pa.int8()))
-            else:  # two players: none
-                safe_seats = pa.nulls(n, pa.list_(pa.int8()))
-            columns = [
-                pa.DictionaryArray.from_arrays(constant, pa.array([solution.name])),
-                pa.DictionaryArray.from_arrays(constant, pa.array([solution.rules.key])),
-                pa.array(fragment, pa.string()),
-                pa.array((bits & 0xFFFF).astype(np.int16)),
-                pa.array((bits >> 16 & 1).astype(np.bool_)),
-                pa.DictionaryArray.from_arrays(pa.array(outcome), outcomes),
-                pa.array((length - 1).astype(np.int32), mask=length == 0),
-                pa.array((best - 1).astype(np.int16), mask=best == 0),
-                safe_seats,
-                pa.array(label, pa.string()),
-            ]
-            yield pa.RecordBatch.from_arrays(columns, schema=schema)
+    for part in q.stream_ahead(solution.engine, stmt, BATCH):
+        fragment, packed, safe, label = zip(*part, strict=True)
+        n = len(fragment)
+        bits = np.array(packed, dtype=np.int64)
+        outcome = (bits >> 17 & 7).astype(np.int8)
+        length, best = bits >> 20 & 0xFFFFF, bits >> 40 & 0xFFFF
+        constant = pa.array(np.zeros(n, np.int8))
+        if safe.count(None) != n:  # (counted in C: a generator a row costs a second)
+            listed = [None if (f := seats(v)) is None else list(f) for v in safe]
+            safe_seats = pa.array(listed, pa.list_(pa.int8()))
+        else:  # two players: none
+            safe_seats = pa.nulls(n, pa.list_(pa.int8()))
+        columns = [
+            pa.DictionaryArray.from_arrays(constant, pa.array([solution.name])),
+            pa.DictionaryArray.from_arrays(constant, pa.array([solution.rules.key])),
+            pa.array(fragment, pa.string()),
+            pa.array((bits & 0xFFFF).astype(np.int16)),
+            pa.array((bits >> 16 & 1).astype(np.bool_)),
+            pa.DictionaryArray.from_arrays(pa.array(outcome), outcomes),
+            pa.array((length - 1).astype(np.int32), mask=length == 0),
+            pa.array((best - 1).astype(np.int16), mask=best == 0),
+            safe_seats,
+            pa.array(label, pa.string()),
+        ]
+        yield pa.RecordBatch.from_arrays(columns, schema=schema)

@@ -10,6 +10,8 @@ bound.  Functions take an open `Connection` and leave transactions to the caller
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from functools import cache
@@ -525,6 +527,47 @@ def stream(conn: Connection, stmt: Any, size: int) -> Iterator[list[Any]]:
             yield rows
     finally:
         cursor.close()
+
+
+def stream_ahead(engine: Any, stmt: Any, size: int, depth: int = 2) -> Iterator[list[Any]]:
+    """`stream` on a connection of its own, in a thread that fetches up to ``depth``
+    batches ahead of their use: SQLite and psycopg wait for the database with the GIL
+    released, so the next batch is read while this one is used.  Closing the iterator
+    (or an error, or Ctrl-C, in the caller) stops the thread; an error in the thread is
+    raised in the caller."""
+    box: queue.Queue[Any] = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+    done = object()
+
+    def put(item: Any) -> bool:
+        while not stop.is_set():
+            try:
+                box.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def fetch() -> None:
+        try:
+            with engine.connect() as conn:
+                for part in stream(conn, stmt, size):
+                    if not put(part):
+                        return
+            put(done)
+        except BaseException as exc:
+            put(exc)
+
+    thread = threading.Thread(target=fetch, name="ghostdb-stream", daemon=True)
+    thread.start()
+    try:
+        while (item := box.get()) is not done:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        thread.join()
 
 
 def now() -> datetime:
