@@ -245,3 +245,33 @@ def test_a_block_decodes_to_the_records_it_was_made_of(found: dict[str, tuple]) 
     keys = sorted(found, key=str.encode)
     records = [(k, *found[k][:2], found[k][2], None, *found[k][3:]) for k in keys]
     assert decode_block(encode_block(records)).records() == records
+
+
+def test_a_pack_that_fails_midway_stops_its_reader_first(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rows are read by a thread a batch ahead: when writing fails after some blocks,
+    the thread is stopped before the connection goes back to the pool, no file is left,
+    and the store answers as before."""
+    import threading
+
+    from ghostdb.pack import writer
+    from ghostdb.store import packing
+
+    made = []
+
+    def failing(records: list, keys: list | None = None) -> bytes:
+        made.append(len(records))
+        if len(made) == 3:
+            raise OSError(28, "No space left on device")
+        return encode_block(records, keys)
+
+    monkeypatch.setattr(writer, "encode_block", failing)
+    monkeypatch.setattr(writer, "BLOCK", 16)
+    monkeypatch.setattr(packing, "STREAM", 7)  # many small batches: the thread is mid-read
+    with pytest.raises(OSError, match="No space"):
+        store.pack("five", Rules(Variant.SUPERDUPER), tmp_path / "cut.ghostpack")
+    assert len(made) == 3
+    assert [t for t in threading.enumerate() if t.name == "ghostdb-stream"] == []
+    assert list(tmp_path.iterdir()) == []
+    assert store.solution("five", Rules(Variant.SUPERDUPER)).lookup("gh").outcome

@@ -3,6 +3,7 @@ against the solution it came from."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from itertools import chain
 from pathlib import Path
@@ -54,13 +55,17 @@ def pack_solution(solution: Handle, path: Path) -> tuple[int, int]:
             "solved_at": row.finished_at.isoformat() if row.finished_at else None,
             "packed_by": f"ghostdb {__version__}",
         }
-        size = write_pack(path, header, _records(conn, row.id))
+        with _records(conn, row.id) as records:
+            size = write_pack(path, header, records)
     return row.fragment_count, size
 
 
-def _records(conn: Any, solution_id: int) -> Iterator[Record]:
+@contextlib.contextmanager
+def _records(conn: Any, solution_id: int) -> Iterator[Iterator[Record]]:
     """Every position of a solution in key order (the key columns compare bytes: SQLite's
-    BINARY, PostgreSQL's C collation, revision 0006)."""
+    BINARY, PostgreSQL's C collation, revision 0006), read on ``conn`` by a thread a
+    batch ahead of their use, while the blocks are made; the thread is stopped on the
+    way out, before ``conn`` may be used again."""
     stmt = (
         select(*(positions.c[f] for f in FIELDS))
         .where(positions.c.solution_id == solution_id)
@@ -68,7 +73,11 @@ def _records(conn: Any, solution_id: int) -> Iterator[Record]:
     )
     # The raw connection's rows as they come (millions of them): SQLite's reachable is 0
     # or 1, which a pack takes as it takes False and True.
-    return chain.from_iterable(q.stream(conn, stmt, STREAM))
+    ahead = q.stream_ahead(conn, stmt, STREAM)
+    try:
+        yield chain.from_iterable(ahead)
+    finally:
+        ahead.close()
 
 
 def compare_with_store(pack: Pack, solution: Handle) -> list[str]:
@@ -80,9 +89,8 @@ def compare_with_store(pack: Pack, solution: Handle) -> list[str]:
         return [f"the pack is of {pack.header['rules']}, the store's of {solution.rules.key}"]
     engine = solution.engine
     solution.refresh()
-    with engine.connect() as conn, conn.begin():
-        stored = _records(conn, solution.id)
-        differ = 0
+    differ = 0
+    with engine.connect() as conn, conn.begin(), _records(conn, solution.id) as stored:
         for mine, theirs in _pairs(pack.records(), stored):
             if mine is not None and theirs is not None:
                 mine = (*mine[:4], _derived_play(pack, mine[0], theirs[4]), *mine[5:])

@@ -10,6 +10,7 @@ bound.  Functions take an open `Connection` and leave transactions to the caller
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 from collections.abc import Iterable, Iterator, Sequence
@@ -31,7 +32,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 
 from ghostdb.store.schema import (
     decisive,
@@ -529,12 +530,13 @@ def stream(conn: Connection, stmt: Any, size: int) -> Iterator[list[Any]]:
         cursor.close()
 
 
-def stream_ahead(engine: Any, stmt: Any, size: int, depth: int = 2) -> Iterator[list[Any]]:
-    """`stream` on a connection of its own, in a thread that fetches up to ``depth``
-    batches ahead of their use: SQLite and psycopg wait for the database with the GIL
-    released, so the next batch is read while this one is used.  Closing the iterator
-    (or an error, or Ctrl-C, in the caller) stops the thread; an error in the thread is
-    raised in the caller."""
+def stream_ahead(source: Any, stmt: Any, size: int, depth: int = 2) -> Iterator[list[Any]]:
+    """`stream` in a thread that fetches up to ``depth`` batches ahead of their use:
+    SQLite and psycopg wait for the database with the GIL released, so the next batch
+    is read while this one is used.  ``source`` is an engine (the thread opens a
+    connection of its own) or a connection the caller leaves alone until the iterator
+    ends (to read in its transaction).  Closing the iterator (or an error, or Ctrl-C,
+    in the caller) stops the thread; an error in the thread is raised in the caller."""
     box: queue.Queue[Any] = queue.Queue(maxsize=depth)
     stop = threading.Event()
     done = object()
@@ -550,7 +552,8 @@ def stream_ahead(engine: Any, stmt: Any, size: int, depth: int = 2) -> Iterator[
 
     def fetch() -> None:
         try:
-            with engine.connect() as conn:
+            with contextlib.ExitStack() as own:
+                conn = own.enter_context(source.connect()) if isinstance(source, Engine) else source
                 for part in stream(conn, stmt, size):
                     if not put(part):
                         return
