@@ -275,3 +275,27 @@ def test_a_pack_that_fails_midway_stops_its_reader_first(
     assert [t for t in threading.enumerate() if t.name == "ghostdb-stream"] == []
     assert list(tmp_path.iterdir()) == []
     assert store.solution("five", Rules(Variant.SUPERDUPER)).lookup("gh").outcome
+
+
+def test_a_pack_keeps_no_more_decoded_blocks_than_it_is_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`open_pack(path, cache_bytes)`: the blocks kept stay within the budget (one block
+    at least), and a block read again after it was let go answers the same."""
+    keys = sorted(f"{a}{b}{c}" for a in "abcdefgh" for b in "abcdefgh" for c in "abcdefgh")
+    records = [(k, True, 3, 1, None, None, None) for k in keys]
+    header = {"game": "ghost", "name": "w", "rules": "ghost/3", "alphabet": "abcdefgh",
+              "positions": len(records), "reachable": len(records)}  # fmt: skip
+    path = tmp_path / "w.ghostpack"
+    from ghostdb.pack import writer
+
+    monkeypatch.setattr(writer, "BLOCK", 32)  # 16 blocks
+    write_pack(path, header, records)
+    with open_pack(path, cache_bytes=1) as pack:
+        assert len(pack.index) == 16
+        for key in keys:
+            assert pack.record(key) == (key, True, 3, 1, None, None, None)
+            assert len(pack._blocks) == 1
+    with open_pack(path) as pack:
+        assert [pack.record(k) for k in keys] == records
+        assert len(pack._blocks) == 16

@@ -15,13 +15,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from ghostdb.pack.format import PackError
-from ghostdb.pack.reader import Pack
+from ghostdb.pack.reader import CACHE_BYTES, Pack
 from ghostdb.pack.writer import write_pack
 
 __all__ = ["Pack", "PackError", "open_pack", "write_pack"]
 
 
-def open_pack(path: str | Path) -> Pack:
+def open_pack(path: str | Path, cache_bytes: int = CACHE_BYTES) -> Pack:
     """Open the pack at ``path``: PackError (one line) if it is not one or is damaged,
-    OSError if it cannot be read."""
-    return Pack(Path(path))
+    OSError if it cannot be read.  It keeps the blocks it reads decoded, those read
+    most recently, up to about ``cache_bytes``."""
+    return Pack(Path(path), cache_bytes)
