@@ -154,3 +154,19 @@ def test_rows_read_ahead_stop_with_their_reader_and_carry_its_errors(tmp_path: P
         with pytest.raises(sqlite3.OperationalError, match="no such table"):
             list(queries.stream_ahead(store.engine, text("SELECT x FROM nowhere"), 5))
         assert readers() == []
+
+
+def test_an_in_memory_store_exports_and_packs(tmp_path: Path) -> None:
+    """An in-memory SQLite database is one database a thread: its rows are read on the
+    caller's thread, not a reading thread's (which would find no tables)."""
+    from ghostdb.pack import open_pack
+
+    with open_store("sqlite://") as store:
+        store.ingest(OWN_WORDLISTS / "five.txt")
+        store.solve("five")
+        _, rows = store.export_parquet("five", None, tmp_path / "out")
+        assert rows > 10
+        positions, _ = store.pack("five", None, tmp_path / "five.ghostpack")
+        assert positions == rows
+        with open_pack(tmp_path / "five.ghostpack") as pack:
+            assert store.check_pack(pack) == []

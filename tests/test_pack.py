@@ -159,6 +159,9 @@ def test_a_pack_is_written_whole_or_not_at_all(packed: Path, tmp_path: Path) -> 
         write_pack(path, header, records[:-1])
     with pytest.raises(PackError, match="out of order"):
         write_pack(path, header, list(reversed(records)))
+    start = [(k, True, 3, 1, None, None, None) for k in ("", "b", "a")]
+    with pytest.raises(PackError, match="out of order at 'a'"):  # not at the start, ''
+        write_pack(path, {**header, "positions": 3, "reachable": 3}, start)
     assert list(tmp_path.iterdir()) == []
 
 

@@ -79,6 +79,9 @@ run, decoding every key costs about a hundred finds)."""
 BLOCK = 2048
 """Positions a block: a probe inflates a block (a few KB) for each key it reads that is
 not in a block it holds already."""
+KEY_BYTES = 64
+"""About what a decoded key costs in memory (a bytes object of about ten letters, and its
+place in a list)."""
 NONE = 0xFFFF
 """A u16 column's "none"."""
 HEAD = struct.Struct("<8sHHI")
@@ -281,7 +284,7 @@ class Block:
     @property
     def size(self) -> int:
         """About the bytes it holds decoded (what a pack's cache counts)."""
-        return len(self._raw) + (0 if self._all is None else 40 * self.n)
+        return len(self._raw) + (0 if self._all is None else KEY_BYTES * self.n)
 
     @property
     def keys(self) -> list[bytes]:

@@ -73,9 +73,8 @@ def _blocks(out: Any, records: Iterable[Record]) -> tuple[list[BlockEntry], tupl
     while block := list(islice(stream, BLOCK)):
         keys = [r[0].encode() for r in block]
         if (positions and keys[0] <= last) or not all(map(bytes.__lt__, keys, keys[1:])):
-            raise PackError(
-                f"positions out of order at {_disorder(last, keys)!r}: a pack is in key order"
-            )
+            at = _disorder(last if positions else None, keys)
+            raise PackError(f"positions out of order at {at!r}: a pack is in key order")
         last = keys[-1]
         data = encode_block(block, keys)
         digest = hashlib.sha256(data).digest()
@@ -88,6 +87,8 @@ def _blocks(out: Any, records: Iterable[Record]) -> tuple[list[BlockEntry], tupl
     return entries, (positions, reachable)
 
 
-def _disorder(last: bytes, keys: list[bytes]) -> str:
-    """The first of ``keys`` (after ``last``, b"" for none) not above the one before it."""
-    return next(k for a, k in zip([last, *keys], keys, strict=False) if k <= a).decode()
+def _disorder(last: bytes | None, keys: list[bytes]) -> str:
+    """The first of ``keys`` (after ``last``, None for none) not above the one before it."""
+    before = keys[:-1] if last is None else [last, *keys[:-1]]
+    after = keys[1:] if last is None else keys
+    return next(k for a, k in zip(before, after, strict=True) if k <= a).decode()

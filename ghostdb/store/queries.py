@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from functools import cache
-from itertools import chain, repeat
+from itertools import chain, count, repeat
 from typing import Any
 
 from sqlalchemy import (
@@ -33,6 +33,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.pool import SingletonThreadPool
 
 from ghostdb.store.schema import (
     decisive,
@@ -510,6 +511,10 @@ class FastQuery:
         return dbapi_connection.execute(self.sql, args).fetchall()
 
 
+_CURSORS = count()
+"""Numbers a PostgreSQL server-side cursor's name: one a stream, so two may be open."""
+
+
 def stream(conn: Connection, stmt: Any, size: int) -> Iterator[list[Any]]:
     """The rows of ``stmt`` in lists of up to ``size``, fetched on ``conn``'s own DB-API
     connection, in its transaction: for reading out a whole solution (an export, a
@@ -521,7 +526,7 @@ def stream(conn: Connection, stmt: Any, size: int) -> Iterator[list[Any]]:
     driver = conn.connection.driver_connection
     assert driver is not None
     named = conn.dialect.name == "postgresql"
-    cursor = driver.cursor(name="ghostdb_stream") if named else driver.cursor()
+    cursor = driver.cursor(name=f"ghostdb_stream_{next(_CURSORS)}") if named else driver.cursor()
     try:
         cursor.execute(query.sql, args)
         while rows := cursor.fetchmany(size):
@@ -536,7 +541,15 @@ def stream_ahead(source: Any, stmt: Any, size: int, depth: int = 2) -> Iterator[
     is read while this one is used.  ``source`` is an engine (the thread opens a
     connection of its own) or a connection the caller leaves alone until the iterator
     ends (to read in its transaction).  Closing the iterator (or an error, or Ctrl-C,
-    in the caller) stops the thread; an error in the thread is raised in the caller."""
+    in the caller) stops the thread; an error in the thread is raised in the caller.
+    An in-memory SQLite database is read on the caller's thread: it is one database a
+    thread, and its connection may not cross threads."""
+    engine = source if isinstance(source, Engine) else source.engine
+    if engine.dialect.name == "sqlite" and isinstance(engine.pool, SingletonThreadPool):
+        with contextlib.ExitStack() as own:
+            conn = own.enter_context(source.connect()) if source is engine else source
+            yield from stream(conn, stmt, size)
+        return
     box: queue.Queue[Any] = queue.Queue(maxsize=depth)
     stop = threading.Event()
     done = object()
@@ -570,7 +583,22 @@ def stream_ahead(source: Any, stmt: Any, size: int, depth: int = 2) -> Iterator[
             yield item
     finally:
         stop.set()
-        thread.join()
+        _join(thread)
+
+
+def _join(thread: threading.Thread) -> None:
+    """Wait for ``thread`` to end, even through Ctrl-C (raised once it has: the thread
+    may be reading on a connection its caller is about to let go)."""
+    if thread is threading.current_thread():  # finalised by the thread itself: it is ending
+        return
+    interrupted: BaseException | None = None
+    while thread.is_alive():
+        try:
+            thread.join(0.1)
+        except KeyboardInterrupt as exc:
+            interrupted = exc
+    if interrupted is not None:
+        raise interrupted
 
 
 def now() -> datetime:

@@ -30,8 +30,7 @@ from ghostdb.web.app import PAGE_HEADERS, WALK_LIMIT, page_html
 from ghostdb.web.library import catalogue
 
 PAGE_FILES = ("app.js", "render.js", "panels.js", "app.css")
-"""The page's own files (index.html aside), as the server sends them."""
-"""The server's page files, copied as they are."""
+"""The page's own files (index.html aside), copied as the server sends them."""
 OFFLINE_SCRIPTS = ("pack.js", "games.js", "offline.js")
 """Loaded before ``app.js``, in this order (deferred scripts run in document order)."""
 SITE_FORMAT = 1
