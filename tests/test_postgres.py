@@ -187,6 +187,41 @@ def test_lookup_many_reads_as_get(pg: Store, monkeypatch: pytest.MonkeyPatch) ->
         assert solution.lookup_many(asked) == [solution.get(k) for k in asked], name
 
 
+def test_parquet_from_the_server_is_every_stored_row(pg: Store, tmp_path: Path) -> None:
+    """The export reads its rows on the raw connection with a server-side cursor and its
+    small columns packed by the server: every column of every row as stored, two
+    players and three (safe seats), in 100-row batches so that the cursor is read
+    in many pieces."""
+    import pyarrow.parquet as pq
+    from test_export import stored_rows
+
+    from ghostdb.store import exporting
+
+    pg.solve("five", Rules(players=3))
+    for name, rules in (("enable1", Rules()), ("five", Rules(players=3))):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(exporting, "BATCH", 100 if name == "five" else exporting.BATCH)
+            path, rows = pg.export_parquet(name, rules, tmp_path / "out")
+        table = pq.read_table(path).to_pylist()
+        found = [{k: v for k, v in row.items() if k not in ("name", "rules")} for row in table]
+        assert rows == len(found) and found == stored_rows(pg, pg.solution(name, rules).id)
+
+
+def test_a_pack_from_the_server_is_its_solution(pg: Store, tmp_path: Path) -> None:
+    """A pack reads the server's rows on a server-side cursor, in key order by the C
+    collation: it holds every position as stored (the pack's own check against the
+    store, best moves included), and a probe answers as a lookup."""
+    from ghostdb.pack import open_pack
+
+    path = tmp_path / "enable1.ghostpack"
+    positions, _ = pg.pack("enable1", Rules(), path)
+    with open_pack(path) as pack:
+        assert positions == pack.positions > 300_000
+        assert pg.check_pack(pack) == []
+        for key in ("", "gho", "qi", "zyzz"):
+            assert pack.probe(key).as_dict() == pg.solution("enable1").lookup(key).as_dict()
+
+
 @pytest.mark.parametrize("old", ["0006", "0007", "0008", "0009"])
 def test_revisions_0007_to_0010_keep_every_answer_through_a_downgrade(
     pg: Store, tmp_path: Path, old: str
@@ -325,38 +360,3 @@ def test_the_server_going_away_mid_solve_is_one_line(enable1: Path) -> None:
     statuses = {(s.rules, s.status) for s in pg.solutions("enable1")}
     assert ("superduper/4", "complete") not in statuses and ("ghost/3", "complete") in statuses
     pg.close()
-
-
-def test_parquet_from_the_server_is_every_stored_row(pg: Store, tmp_path: Path) -> None:
-    """The export reads its rows on the raw connection with a server-side cursor and its
-    small columns packed by the server: every column of every row as stored, two
-    players and three (safe seats), in 100-row batches so that the cursor is read
-    in many pieces."""
-    import pyarrow.parquet as pq
-    from test_export import stored_rows
-
-    from ghostdb.store import exporting
-
-    pg.solve("five", Rules(players=3))
-    for name, rules in (("enable1", Rules()), ("five", Rules(players=3))):
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(exporting, "BATCH", 100 if name == "five" else exporting.BATCH)
-            path, rows = pg.export_parquet(name, rules, tmp_path / "out")
-        table = pq.read_table(path).to_pylist()
-        found = [{k: v for k, v in row.items() if k not in ("name", "rules")} for row in table]
-        assert rows == len(found) and found == stored_rows(pg, pg.solution(name, rules).id)
-
-
-def test_a_pack_from_the_server_is_its_solution(pg: Store, tmp_path: Path) -> None:
-    """A pack reads the server's rows on a server-side cursor, in key order by the C
-    collation: it holds every position as stored (the pack's own check against the
-    store, best moves included), and a probe answers as a lookup."""
-    from ghostdb.pack import open_pack
-
-    path = tmp_path / "enable1.ghostpack"
-    positions, _ = pg.pack("enable1", Rules(), path)
-    with open_pack(path) as pack:
-        assert positions == pack.positions > 300_000
-        assert pg.check_pack(pack) == []
-        for key in ("", "gho", "qi", "zyzz"):
-            assert pack.probe(key).as_dict() == pg.solution("enable1").lookup(key).as_dict()
