@@ -207,11 +207,16 @@ def test_parquet_from_the_server_is_every_stored_row(pg: Store, tmp_path: Path) 
         assert rows == len(found) and found == stored_rows(pg, pg.solution(name, rules).id)
 
 
-def test_a_pack_from_the_server_is_its_solution(pg: Store, tmp_path: Path) -> None:
-    """A pack reads the server's rows on a server-side cursor, in key order by the C
-    collation: it holds every position as stored (the pack's own check against the
-    store, best moves included), and a probe answers as a lookup."""
+def test_a_pack_from_the_server_is_its_solution(
+    pg: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pack reads the server's rows a level and a letter at a time (string_agg, on two
+    connections) and sorts them by their bytes: it holds every position as stored (the
+    pack's own check against the store, best moves included), a probe answers as a
+    lookup, and the file is the one read row by row in key order (a server-side cursor,
+    by the C collation) makes."""
     from ghostdb.pack import open_pack
+    from ghostdb.store import packing
 
     path = tmp_path / "enable1.ghostpack"
     positions, _ = pg.pack("enable1", Rules(), path)
@@ -220,6 +225,14 @@ def test_a_pack_from_the_server_is_its_solution(pg: Store, tmp_path: Path) -> No
         assert pg.check_pack(pack) == []
         for key in ("", "gho", "qi", "zyzz"):
             assert pack.probe(key).as_dict() == pg.solution("enable1").lookup(key).as_dict()
+
+    def otherwise(*_: object) -> Iterator[object]:
+        raise packing._Otherwise
+        yield
+
+    monkeypatch.setattr(packing, "_parts", otherwise)
+    pg.pack("enable1", Rules(), tmp_path / "rows.ghostpack")
+    assert (tmp_path / "rows.ghostpack").read_bytes() == path.read_bytes()
 
 
 @pytest.mark.parametrize("old", ["0006", "0007", "0008", "0009"])

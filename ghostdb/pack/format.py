@@ -134,87 +134,190 @@ def get_varint(data: bytes | memoryview, at: int) -> tuple[int, int]:
 # -- blocks ------------------------------------------------------------------------------
 
 
-def encode_block(records: Sequence[Record], keys: list[bytes] | None = None) -> bytes:
-    """A block record of ``records`` (in key order; ``keys``: their keys as UTF-8, where
-    the caller has them), deflated; their best plays are not written (the format's
-    docstring says why).  Each column is made whole, by numpy where a loop a position
-    would be most of a pack's time."""
+class Columns(NamedTuple):
+    """Positions in key order, column by column (numpy arrays, one row a position): what
+    a block record is made of, for as many blocks as a writer hands over at once."""
+
+    keys: Any
+    """uint8, one row a key (UTF-8), padded with zeros to the longest."""
+    lengths: Any
+    """Each key's length in bytes."""
+    reachable: Any
+    """bool."""
+    values: Any
+    """The value column's numbers: the outcome's code in the low two bits, above them 0
+    for no game length, else the length + 1."""
+    safe: Any
+    """The safe seats' masks, `NONE` for none."""
+    labels: list[str | None] | None = None
+    """Each position's label; None where no position has one."""
+
+    def __len__(self) -> int:
+        return len(self.lengths)
+
+    def key(self, i: int) -> bytes:
+        return self.keys[i, : self.lengths[i]].tobytes()  # type: ignore[no-any-return]
+
+
+def columns_of(records: Sequence[Record], keys: list[bytes] | None = None) -> Columns:
+    """``records`` (in key order; ``keys``: their keys as UTF-8, where the caller has
+    them) as columns: their best plays are dropped (the format's docstring says why)."""
     import numpy as np
 
     n = len(records)
     columns = list(zip(*records, strict=True)) if n else [()] * 7
     if keys is None:
         keys = [k.encode() for k in columns[0]]
-    lengths = [len(k) for k in keys]
-    shared = _shared_before(keys, lengths)
-    out = bytearray()
-    put_varint(out, n)
-    before = [0, *lengths][:n]  # each key's length before it (0 for the first)
-    _put_varints(out, [b - s for b, s in zip(before, shared, strict=True)])
-    _put_varints(out, [k - s for k, s in zip(lengths, shared, strict=True)])
-    out += b"".join([k[s:] for k, s in zip(keys, shared, strict=True)])
-    out += np.packbits(np.array(columns[1], dtype=bool), bitorder="little").tobytes()
-    # A position's outcome and game length together: where one tells the other (two
-    # players: who moves last), DEFLATE sees one column, not two.
+    lengths = np.array([len(k) for k in keys], dtype=np.int64)
+    width = int(lengths.max()) if n else 0
+    matrix = np.frombuffer(b"".join([k.ljust(width, b"\0") for k in keys]), np.uint8)
     values = [
         (0 if length is None else length + 1) << 2 | outcome
         for outcome, length in zip(columns[2], columns[3], strict=True)
     ]
-    _put_u16(out, values, "game length", (NONE >> 2) - 1)
-    _put_u16(out, [NONE if v is None else v for v in columns[5]], "safe seats", NONE - 1)
-    if any(label is not None for label in columns[6]):
-        for label in columns[6]:
-            if label is None:
-                out.append(0)
-            else:
-                raw = label.encode()
-                put_varint(out, len(raw) + 1)
-                out += raw
-    else:  # the common case: no labels, a 0 each
-        out += bytes(n)
-    packer = zlib.compressobj(9, zlib.DEFLATED, -15, 9)
-    return packer.compress(bytes(out)) + packer.flush()
+    safe = [NONE if v is None else v for v in columns[5]]
+    labels = list(columns[6]) if any(label is not None for label in columns[6]) else None
+    return Columns(
+        matrix.reshape(n, width),
+        lengths,
+        np.array(columns[1], dtype=bool),
+        np.array(values, dtype=np.int64),
+        np.array(safe, dtype=np.int64),
+        labels,
+    )
 
 
-def _shared_before(keys: list[bytes], lengths: list[int]) -> list[int]:
-    """How many bytes each key shares with the one before (0 at a restart: every
-    `RESTART`-th key, and the first), found for the whole block at once: the keys as
-    rows of a byte matrix (padded), each row's first byte unlike the row before's."""
+def encode_block(records: Sequence[Record], keys: list[bytes] | None = None) -> bytes:
+    """A block record of ``records`` (at most `BLOCK`, in key order), deflated."""
+    found = block_records(columns_of(records, keys))
+    return deflate(found[0] if found else bytes(1))  # none: a count of 0, and nothing
+
+
+def deflate(record: bytes) -> bytes:
+    """A block record as a pack holds it: raw DEFLATE at zlib's default level, 6 (level
+    9 takes 2.9 times as long for 1.7 % fewer bytes; zlib lets go of the GIL while it
+    works: a writer deflates blocks in threads)."""
+    packer = zlib.compressobj(6, zlib.DEFLATED, -15, 8)
+    return packer.compress(record) + packer.flush()
+
+
+def block_records(cols: Columns, block: int = BLOCK) -> list[bytes]:
+    """The block records (not yet deflated) of ``cols``, whose first row begins a block:
+    one a ``block`` rows, the last one fewer.  Every column is made for all the rows
+    at once, by numpy, and cut a block at a time: a loop a position would be most of a
+    pack's time.  PackError for keys out of order, or a number too big for its column."""
     import numpy as np
 
-    n = len(keys)
+    n = len(cols)
+    if n == 0:
+        return []
+    keys, lengths = cols.keys, cols.lengths
+    shared = _shared_before(keys, lengths)
+    shared[np.arange(n) % block % RESTART == 0] = 0  # a restart: each block's own
+    before = np.concatenate(([0], lengths[:-1]))
+    before[::block] = 0  # a block's first key drops nothing: there is none before it
+    drops, adds = before - shared, lengths - shared
+    # The bytes each key adds, one after another: read from the rows by index (as many
+    # as there are such bytes, not a pass over the whole padded matrix).
+    width = keys.shape[1]
+    ends = np.concatenate(([0], np.cumsum(adds)))
+    where = np.repeat(np.arange(n) * width + shared - ends[:-1], adds) + np.arange(ends[-1])
+    rests = keys.reshape(-1)[where].tobytes()
+    cuts = [*range(0, n, block), n]
+    ends = dict(zip(cuts, ends[cuts].tolist(), strict=True))
+    if cols.values.size and int(cols.values.max()) > NONE:
+        raise PackError(
+            f"a position's game length is too big for a pack ({(NONE >> 2) - 1:,} at most)"
+        )
+    if cols.safe.size and int(cols.safe.max()) > NONE:
+        raise PackError(f"a position's safe seats is too big for a pack ({NONE - 1:,} at most)")
+    values, safe = _planes(cols.values), _planes(cols.safe)
+    small = bool(drops.max() < 0x80 and adds.max() < 0x80)
+    drops8, adds8 = drops.astype(np.uint8), adds.astype(np.uint8)
+    found = []
+    for a in range(0, n, block):
+        b = min(a + block, n)
+        out = bytearray()
+        put_varint(out, b - a)
+        if small:  # the common case: a byte each
+            out += drops8[a:b].tobytes()
+            out += adds8[a:b].tobytes()
+        else:
+            for column in (drops, adds):
+                for number in column[a:b].tolist():
+                    put_varint(out, number)
+        out += rests[ends[a] : ends[b]]
+        out += np.packbits(cols.reachable[a:b], bitorder="little").tobytes()
+        for low, high in (values, safe):
+            out += low[a:b].tobytes()
+            out += high[a:b].tobytes()
+        _put_labels(out, None if cols.labels is None else cols.labels[a:b], b - a)
+        found.append(bytes(out))
+    return found
+
+
+def _shared_before(keys: Any, lengths: Any) -> Any:
+    """How many bytes each key shares with the one before (the first none), for all
+    the rows at once: where each row first differs from the row before (compared 8
+    bytes at a time), within the shorter key (what lies past a key's end is never
+    compared).  PackError at the first key not above the one before."""
+    import numpy as np
+
+    n, width = keys.shape
+    shared = np.zeros(n, dtype=np.int64)
     if n < 2:
-        return [0] * n
-    width = max(lengths)
-    rows = np.frombuffer(b"".join([k.ljust(width, b"\0") for k in keys]), np.uint8)
-    rows = rows.reshape(n, width)
-    unlike = rows[1:] != rows[:-1]
-    first = np.where(unlike.any(axis=1), unlike.argmax(axis=1), width)
-    sizes = np.array(lengths)
-    # Padding compares equal past a shorter key's end: no more than it has is shared.
-    shared = np.concatenate(([0], np.minimum(first, np.minimum(sizes[1:], sizes[:-1]))))
-    shared[::RESTART] = 0
-    return shared.tolist()  # type: ignore[no-any-return]
+        return shared
+    if width % 8 or not width or not keys.flags.c_contiguous:
+        padded = np.zeros((n, max(8, -(-width // 8) * 8)), dtype=np.uint8)
+        padded[:, :width] = keys
+        keys = padded
+    words = keys.view("<u8")
+    xor = words[1:] ^ words[:-1]
+    differ = xor != 0
+    word = differ.argmax(axis=1)
+    rows = np.arange(n - 1)
+    x = xor[rows, word]
+    # The lowest byte that differs in the first word that does (the words are read
+    # little-endian: their first byte is the lowest): its lowest set bit, a power of two
+    # a float holds exactly.
+    low = x & (~x + np.uint64(1))
+    byte = np.log2(np.maximum(low, 1).astype(np.float64)).astype(np.int64) >> 3
+    first = np.where(x != 0, word * 8 + byte, 1 << 30)
+    shorter = np.minimum(lengths[1:], lengths[:-1])
+    # Above the key before: a greater byte where they first differ within the shorter,
+    # else longer.
+    within = first < shorter
+    column = np.where(within, first, 0)
+    above = np.where(
+        within, keys[rows + 1, column] > keys[rows, column], lengths[1:] > lengths[:-1]
+    )
+    if not above.all():
+        at = int(np.argmin(above)) + 1
+        key = keys[at, : lengths[at]].tobytes().decode(errors="replace")
+        raise PackError(f"positions out of order at {key!r}: a pack is in key order")
+    shared[1:] = np.minimum(first, shorter)
+    return shared
 
 
-def _put_varints(out: bytearray, numbers: list[int]) -> None:
-    if not numbers or max(numbers) < 0x80:  # the common case: a byte each
-        out += bytes(numbers)
-        return
-    for n in numbers:
-        put_varint(out, n)
-
-
-def _put_u16(out: bytearray, numbers: list[int], what: str, most: int) -> None:
-    """A u16 column: its low bytes, then its high bytes (nearly all 0 or 255: DEFLATE
+def _planes(numbers: Any) -> tuple[Any, Any]:
+    """A u16 column as its low bytes and its high bytes (nearly all 0 or 255: DEFLATE
     makes little of them)."""
     import numpy as np
 
-    if numbers and max(numbers) > NONE:
-        raise PackError(f"a position's {what} is too big for a pack ({most:,} at most)")
-    column = np.array(numbers, dtype=np.uint16)
-    out += (column & 0xFF).astype(np.uint8).tobytes()
-    out += (column >> 8).astype(np.uint8).tobytes()
+    return (numbers & 0xFF).astype(np.uint8), (numbers >> 8).astype(np.uint8)
+
+
+def _put_labels(out: bytearray, labels: Sequence[str | None] | None, n: int) -> None:
+    if labels is None:  # the common case: no labels, a 0 each
+        out += bytes(n)
+        return
+    for label in labels:
+        if label is None:
+            out.append(0)
+        else:
+            raw = label.encode()
+            put_varint(out, len(raw) + 1)
+            out += raw
 
 
 class Block:
@@ -285,6 +388,15 @@ class Block:
     def size(self) -> int:
         """About the bytes it holds decoded (what a pack's cache counts)."""
         return len(self._raw) + (0 if self._all is None else KEY_BYTES * self.n)
+
+    def forget(self) -> None:
+        """Let the decoded keys go (a pack that keeps them elsewhere: `Pack.values`)."""
+        self._all, self._finds = None, 0
+
+    @property
+    def finds(self) -> int:
+        """The finds asked of it so far (up to `WARM`, after which its keys are decoded)."""
+        return self._finds
 
     @property
     def keys(self) -> list[bytes]:
@@ -369,6 +481,20 @@ class Block:
 
     def records(self) -> list[Record]:
         return [(key.decode(), *self._fields(i)) for i, key in enumerate(self.keys)]
+
+    def value_column(self) -> Any:
+        """Every position's value column (see `value`), a numpy array of uint16."""
+        import numpy as np
+
+        raw, n, at = self._raw, self.n, self._values
+        low = np.frombuffer(raw, np.uint8, n, at).astype(np.uint16)
+        return low | np.frombuffer(raw, np.uint8, n, at + n).astype(np.uint16) << 8
+
+    def value(self, i: int) -> int:
+        """Position ``i``'s value column: the outcome's code in the low two bits, above
+        them the game length + 1, or 0."""
+        raw = self._raw
+        return raw[self._values + i] | raw[self._values + self.n + i] << 8
 
     def _fields(self, i: int) -> tuple[bool, int, int | None, None, int | None, str | None]:
         raw, n = self._raw, self.n

@@ -9,10 +9,12 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import BigInteger, String, bindparam, case, cast, func, select
 
 from ghostdb.pack import write_pack
-from ghostdb.pack.format import Record
+from ghostdb.pack.format import NONE, Columns, Record
+from ghostdb.pack.sorting import SEPARATOR, Runs, Unsortable
+from ghostdb.pack.writer import write_columns
 from ghostdb.positions import FIELDS
 from ghostdb.store import queries as q
 from ghostdb.store.schema import dictionaries, positions
@@ -55,9 +57,108 @@ def pack_solution(solution: Handle, path: Path) -> tuple[int, int]:
             "solved_at": row.finished_at.isoformat() if row.finished_at else None,
             "packed_by": f"ghostdb {__version__}",
         }
-        with _records(conn, row.id) as records:
-            size = write_pack(path, header, records)
+        try:
+            size = write_columns(path, header, _parts(solution, row.id, conn))
+        except _Otherwise:
+            with _records(conn, row.id) as records:
+                size = write_pack(path, header, records)
     return row.fragment_count, size
+
+
+OFFSET = 10**11
+"""Added to a position's small columns as one number (`_small`) so that each is 12
+digits: numpy reads a level's numbers as a matrix of digits."""
+DIGITS = [10**k for k in range(11, -1, -1)]
+
+
+def _small() -> Any:
+    """A row's small columns as one integer (bit 0 reachable, 1-2 the outcome, 3-18 the
+    game length + 1, from 19 the safe seats + 1; 0 for null), as 12 digits of text."""
+    c, big = positions.c, BigInteger()
+    number = (
+        case((c.reachable, 1), else_=0)
+        + cast(c.outcome, big) * 2
+        + func.coalesce(cast(c.game_length, big) + 1, 0) * (1 << 3)
+        + func.coalesce(cast(c.safe_seats, big) + 1, 0) * (1 << 19)
+    )
+    return cast(number + OFFSET, String)
+
+
+class _Otherwise(Exception):
+    """A solution `_parts` does not read: one with labels, or a key that holds a NUL or
+    the separator, or a number out of its bits (none that a solve writes)."""
+
+
+def _parts(solution: Handle, solution_id: int, conn: Any) -> Iterator[Columns]:
+    """The solution's positions in key order, as columns: read a level and a first
+    letter at a time (a range of the table's own order: nothing for the database to
+    sort), each such range's keys and small columns as two texts the database joins (a
+    few objects a range, not a few a row), by two threads on two connections, while
+    numpy sorts the levels of the letter before (`ghostdb.pack.sorting`).  _Otherwise
+    for a solution this way does not read."""
+    c = positions.c
+    # SQLAlchemy's aggregate_strings renders its separator into the SQL, which the raw
+    # reads do not take: the two databases' own names, the separator bound.
+    engine = solution.engine
+    joined = func.group_concat if engine.dialect.name == "sqlite" else func.string_agg
+    top = conn.execute(select(func.max(c.level)).where(c.solution_id == solution_id)).scalar()
+    stmt = select(
+        func.count(),
+        func.count(c.label),
+        joined(c.fragment, chr(SEPARATOR)),
+        joined(_small(), ""),
+    ).where(
+        c.solution_id == solution_id, c.level == bindparam("level"), c.fragment >= bindparam("lo")
+    )
+    last = q.FastQuery(stmt, engine.dialect)
+    within = q.FastQuery(stmt.where(c.fragment < bindparam("hi")), engine.dialect)
+    # Letter by letter: the keys below the first letter (the start among them), each
+    # letter's, and those from the last letter on (every key in one range).
+    letters = sorted(set(getattr(solution.game, "alphabet", "")))
+    ranges = list(zip(["", *letters], [*letters, None], strict=True))
+    levels = range(0 if top is None else top + 1)
+    items = [(lo, hi, level) for lo, hi in ranges for level in levels]
+
+    def read(driver: Any, item: tuple[str, str | None, int]) -> tuple[Any, ...]:
+        lo, hi, level = item
+        query = last if hi is None else within
+        return tuple(query.run(driver, {"lo": lo, "hi": hi, "level": level})[0])
+
+    reading = q.run_each(engine, items, read, ahead=2 * len(levels))
+    try:
+        runs, letter = Runs(), ""
+        for (lo, _, _), row in zip(items, reading, strict=True):
+            if lo != letter:
+                yield from runs.parts()
+                runs, letter = Runs(), lo
+            _add(runs, *row)
+        yield from runs.parts()
+    except Unsortable:
+        raise _Otherwise from None
+    finally:
+        reading.close()
+
+
+def _add(runs: Runs, count: int, labels: int, keys: str | None, small: str | None) -> None:
+    """A range's keys and numbers (`_small`), read by numpy, added to ``runs``."""
+    import numpy as np
+
+    if labels:
+        raise _Otherwise
+    if count == 0 or keys is None or small is None:
+        return
+    text = np.frombuffer(small.encode(), np.uint8) - 48  # "0" is 48: a digit, 0 to 9
+    if len(text) != 12 * count or not (text <= 9).all():  # (below "0" wraps round: > 9)
+        raise _Otherwise
+    number = text.reshape(count, 12).astype(np.int64) @ DIGITS - OFFSET
+    safe = (number >> 19).astype(np.int32)
+    runs.add(
+        keys.encode(),
+        count,
+        (number & 1).astype(bool),
+        ((number >> 3 & 0xFFFF) << 2 | (number >> 1 & 3)).astype(np.int32),
+        np.where(safe == 0, NONE, safe - 1),
+    )
 
 
 @contextlib.contextmanager

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import queue
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from functools import cache
 from itertools import chain, count, repeat
@@ -603,3 +603,69 @@ def _join(thread: threading.Thread) -> None:
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+def run_each(
+    engine: Engine,
+    items: Sequence[Any],
+    work: Callable[[Any, Any], Any],
+    threads: int = 2,
+    ahead: int = 8,
+) -> Iterator[Any]:
+    """``work(dbapi_connection, item)`` for each of ``items``, in their order, done by up
+    to ``threads`` threads, each on a raw DB-API connection of its own (SQLite and
+    psycopg wait for the database with the GIL released: two queries run on two cores
+    while the caller works on the answer to a third), at most ``ahead`` items done or
+    being done before the caller takes them.  An in-memory SQLite database is read on
+    the caller's thread.  Closing the iterator (or an error, or Ctrl-C) stops the
+    threads once their item is done; an error in a thread is raised in the caller."""
+    if engine.dialect.name == "sqlite" and isinstance(engine.pool, SingletonThreadPool):
+        with engine.connect() as conn:
+            for item in items:
+                yield work(conn.connection.driver_connection, item)
+        return
+    done: dict[int, Any] = {}
+    failed: list[BaseException] = []
+    todo = iter(enumerate(items))
+    cond, stop, slots = threading.Condition(), threading.Event(), threading.Semaphore(ahead)
+
+    def worker() -> None:
+        try:
+            with engine.connect() as conn:
+                driver = conn.connection.driver_connection
+                while not stop.is_set():
+                    if not slots.acquire(timeout=0.1):
+                        continue
+                    with cond:
+                        taken = next(todo, None)
+                    if taken is None or stop.is_set():
+                        return
+                    found = work(driver, taken[1])
+                    with cond:
+                        done[taken[0]] = found
+                        cond.notify_all()
+        except BaseException as exc:
+            with cond:
+                failed.append(exc)
+                cond.notify_all()
+
+    workers = [
+        threading.Thread(target=worker, name="ghostdb-read", daemon=True)
+        for _ in range(max(1, min(threads, len(items))))
+    ]
+    for thread in workers:
+        thread.start()
+    try:
+        for i in range(len(items)):
+            with cond:
+                while i not in done and not failed:
+                    cond.wait(0.1)
+                if failed:
+                    raise failed[0]
+                found = done.pop(i)
+            slots.release()
+            yield found
+    finally:
+        stop.set()
+        for thread in workers:
+            _join(thread)
