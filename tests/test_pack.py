@@ -70,6 +70,12 @@ def test_a_pack_answers_every_position_as_the_store_does(
         for key in random.Random(7).sample(keys, min(SAMPLE, len(keys))):
             assert pack.probe(key).as_dict() == solution.lookup(key).as_dict(), key
         assert pack.probe().as_dict() == solution.lookup().as_dict()
+        found = pack.values([*keys, "\x1f"])  # every key at once, and one it lacks
+        held = [(r[2], -1 if r[3] is None else r[3]) for r in pack.records()]
+        assert list(zip(found.outcome.tolist(), found.length.tolist(), strict=True)) == [
+            *held,
+            (-1, -1),
+        ]
         verdict = verify_pack(pack)
         assert verdict.ok, verdict.problems
         assert store.check_pack(pack) == []
@@ -347,6 +353,55 @@ def test_runs_come_out_in_key_order(keys: set[str], rng: random.Random, share: i
     assert values == list(range(len(order)))
     assert [int(v) for p in parts for v in p.safe] == [3 * v for v in values]
     assert [bool(v) for p in parts for v in p.reachable] == [v % 2 == 0 for v in values]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.dictionaries(
+        st.text("ab\u00e9c", min_size=1, max_size=7),
+        st.tuples(st.integers(0, 3), st.one_of(st.none(), st.integers(0, 300))),
+        min_size=1,
+        max_size=400,
+    ),
+    st.lists(st.lists(st.text("ab\u00e9cd", max_size=8), max_size=60), min_size=1, max_size=6),
+    st.sampled_from([1, 3, 10_000, 1 << 30]),
+    st.randoms(use_true_random=False),
+)
+def test_values_in_batches_answer_as_records_do(
+    found: dict[str, tuple[int, int | None]],
+    asked: list[list[str]],
+    cache_bytes: int,
+    rng: random.Random,
+) -> None:
+    """`Pack.values`: batches of keys held and not, over blocks found one key at a time,
+    joined to be searched together (some blocks joined, then more), within a cache too
+    small to keep them all or not: each answer is the record's."""
+    import tempfile
+
+    from ghostdb.pack import reader, writer
+
+    keys = sorted(found, key=str.encode)
+    records = [(k, True, found[k][0], found[k][1], None, None, None) for k in keys]
+    header = {"game": "ghost", "name": "w", "rules": "ghost/3", "alphabet": "abcd\u00e9",
+              "positions": len(records), "reachable": len(records)}  # fmt: skip
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(writer, "BLOCK", 16)
+        patch.setattr(reader, "JOIN_FROM", 3)
+        path = Path(folder) / "w.ghostpack"
+        write_pack(path, header, records)
+        with open_pack(path, cache_bytes=cache_bytes) as pack:
+            for batch in asked:
+                batch = batch + rng.sample(keys, min(len(keys), rng.randint(0, 40)))
+                answers = pack.values(batch)
+                for key, outcome, length in zip(
+                    batch, answers.outcome.tolist(), answers.length.tolist(), strict=True
+                ):
+                    record = pack.record(key)
+                    if record is None:
+                        assert (outcome, length) == (-1, -1), key
+                    else:
+                        length_held = -1 if record[3] is None else record[3]
+                        assert (outcome, length) == (record[2], length_held), key
 
 
 def test_a_pack_keeps_no_more_decoded_blocks_than_it_is_given(

@@ -8,8 +8,9 @@ import json
 import mmap
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
+from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ghostdb.errors import BadFragment, DeadFragment, GhostdbError
 from ghostdb.games.registry import game_of, parse_rules
@@ -29,6 +30,36 @@ from ghostdb.pack.format import (
 )
 from ghostdb.positions import position_from_rows
 from ghostdb.values import Position
+
+JOIN_FROM = 32
+"""Keys asked of a block (over the batches, `Pack.values`) from which its keys are
+decoded whole and joined with those of other such blocks, to be searched together."""
+
+
+class _Joined(NamedTuple):
+    """The keys and values of blocks often asked for in batches, side by side."""
+
+    keys: Any
+    """Every key of those blocks, in key order, as fixed-width bytes (numpy)."""
+    values: Any
+    """Each key's value column (uint16: see `Block.value`)."""
+    numbers: list[int]
+    """The blocks, in order."""
+    starts: list[int]
+    """Where each block's keys begin (and, last, the end)."""
+    member: Any
+    """A bool a block of the pack: whether it is joined."""
+
+
+class Values(NamedTuple):
+    """A batch's answers (`Pack.values`), a numpy array each, a row a key."""
+
+    outcome: Any
+    """The outcome's code for the player to move (0 loss, 1 draw, 2 tie, 3 win, as
+    `ghostdb.games.base.VALUE_NAMES` names them); -1 for a key the pack does not hold."""
+    length: Any
+    """The game length with best play; -1 for none (a draw, or a key not held)."""
+
 
 CACHE_BYTES = 256 << 20
 """About how many bytes of decoded blocks a pack keeps (those read most recently): all
@@ -57,6 +88,9 @@ class Pack:
         # it decodes all its keys), and the sum of those.
         self._blocks: OrderedDict[int, tuple[Block, int]] = OrderedDict()
         self._held = 0
+        self._joined: _Joined | None = None
+        self._firsts_as: dict[int, Any] = {}
+        self._first_width = max((len(f) for f in self._firsts), default=1)
 
     def _open(self) -> None:
         data = self._map
@@ -159,6 +193,123 @@ class Pack:
         for i in sorted(range(len(raws)), key=raws.__getitem__):
             found[i] = self._record_of(raws[i])
         return found
+
+    def values(self, keys: Sequence[str]) -> Values:
+        """The outcome and game length of each (canonical) key, for a batch at once.
+
+        A key in a block asked for often (`JOIN_FROM` keys, over the batches) is
+        searched with every other such key at once, in one array of the keys of all such
+        blocks side by side (`_Joined`, made again when more blocks join it); a key in
+        another block is found alone (a block read for only a few keys is not decoded
+        whole: that would cost more than the finds)."""
+        import numpy as np
+
+        raws = [k.encode() for k in keys]
+        found = Values(np.full(len(raws), -1, np.int8), np.full(len(raws), -1, np.int32))
+        if not raws:
+            return found
+        if any(0 in raw for raw in raws):  # fixed-width bytes end at a NUL: one by one
+            for row, raw in enumerate(raws):
+                self._value_of(found, row, raw)
+            return found
+        width = max([1, *map(len, raws)])
+        wanted = np.array(raws, dtype=f"S{width}")
+        numbers = self._numbers(wanted)
+        joined = self._joined
+        inside = np.zeros(len(raws), bool) if joined is None else joined.member[numbers]
+        inside &= numbers >= 0
+        alone = np.flatnonzero(~inside & (numbers >= 0))
+        order = alone[np.argsort(numbers[alone], kind="stable")]
+        ordered = numbers[order]
+        cuts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist(), len(order)]
+        joining: list[int] = []
+        for a, b in pairwise(cuts):
+            if a == b:
+                continue
+            rows, number = order[a:b], int(ordered[a])
+            block = self.block(number)
+            if block.finds + b - a >= JOIN_FROM:
+                joining.append(number)
+                continue
+            for row in rows.tolist():
+                self._value_of(found, row, raws[row], block)
+        if joining:
+            self._join(joining)
+            inside = self._joined.member[numbers] & (numbers >= 0)  # type: ignore[union-attr]
+        if inside.any():
+            self._search(found, np.flatnonzero(inside), wanted)
+        return found
+
+    def _numbers(self, wanted: Any) -> Any:
+        """The block each of ``wanted`` (fixed-width bytes) would be in; -1 for none."""
+        import numpy as np
+
+        size = max(wanted.dtype.itemsize, self._first_width)
+        firsts = self._firsts_as.get(size)
+        if firsts is None:
+            firsts = self._firsts_as[size] = np.array(self._firsts, dtype=f"S{size}")
+        return np.searchsorted(firsts, wanted.astype(f"S{size}"), side="right") - 1
+
+    def _search(self, found: Values, rows: Any, wanted: Any) -> None:
+        """Look ``rows`` of ``wanted`` up in the joined blocks, which hold their blocks."""
+        import numpy as np
+
+        joined = self._joined
+        assert joined is not None
+        size = joined.keys.dtype.itemsize
+        lengths = np.char.str_len(wanted[rows])
+        sought = wanted[rows].astype(f"S{size}")  # (a key longer than any held: not held)
+        # In order: each search starts where the one before ended, in memory just read.
+        order = np.argsort(sought)
+        at = np.empty(len(rows), np.int64)
+        at[order] = np.searchsorted(joined.keys, sought[order])
+        at = np.minimum(at, len(joined.keys) - 1)
+        hit = (joined.keys[at] == sought) & (lengths <= size)
+        value = joined.values[at].astype(np.int32)
+        found.outcome[rows] = np.where(hit, value & 3, -1)
+        found.length[rows] = np.where(hit & (value >= 4), (value >> 2) - 1, -1)
+
+    def _join(self, numbers: list[int]) -> None:
+        """Lay the keys and values of blocks ``numbers`` side by side with those joined
+        before (as many of those as `cache_bytes` leaves room for), in key order."""
+        import numpy as np
+
+        parts = {}
+        for number in numbers:
+            block = self.block(number)
+            keys = block.keys
+            size = max([1, *map(len, keys)])
+            parts[number] = (np.array(keys, dtype=f"S{size}"), block.value_column())
+            block.forget()  # (kept here now; the cache counts it smaller when next read)
+        room = self.cache_bytes - sum(k.nbytes + v.nbytes for k, v in parts.values())
+        old = self._joined
+        if old is not None:
+            for i, number in enumerate(old.numbers):
+                a, b = old.starts[i], old.starts[i + 1]
+                cost = (b - a) * (old.keys.dtype.itemsize + 2)
+                if number not in parts and cost <= room:
+                    parts[number] = (old.keys[a:b], old.values[a:b])
+                    room -= cost
+        chosen = sorted(parts)
+        size = max(parts[n][0].dtype.itemsize for n in chosen)
+        keys = np.concatenate([parts[n][0].astype(f"S{size}") for n in chosen])
+        values = np.concatenate([parts[n][1] for n in chosen])
+        starts = np.concatenate(([0], np.cumsum([len(parts[n][1]) for n in chosen])))
+        member = np.zeros(len(self.index), bool)
+        member[chosen] = True
+        self._joined = _Joined(keys, values, chosen, starts.tolist(), member)
+
+    def _value_of(self, found: Values, row: int, raw: bytes, block: Block | None = None) -> None:
+        if block is None:
+            number = bisect.bisect_right(self._firsts, raw) - 1
+            if number < 0:
+                return
+            block = self.block(number)
+        i = block.find(raw)
+        if i >= 0:
+            value = block.value(i)
+            found.outcome[row] = value & 3
+            found.length[row] = (value >> 2) - 1 if value >= 4 else -1
 
     def _record_of(self, raw: bytes) -> Record | None:
         number = bisect.bisect_right(self._firsts, raw) - 1
