@@ -8,10 +8,9 @@ import hashlib
 import os
 from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ghostdb.pack.format import (
     BLOCK,
@@ -31,6 +30,9 @@ from ghostdb.pack.format import (
     encode_index,
     root_hash,
 )
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 AHEAD = 64
 """Blocks being deflated at once, at most (a few MB)."""
@@ -86,6 +88,8 @@ def _write_blocks(out: Any, parts: Iterable[Columns]) -> tuple[list[BlockEntry],
     """Cut ``parts`` into blocks and write them, deflated by threads while the next are
     made (zlib lets go of the GIL), in order; their index entries, and the positions and
     reachable ones counted."""
+    from concurrent.futures import ThreadPoolExecutor  # (not for a probe's import)
+
     entries: list[BlockEntry] = []
     counted = [0, 0]
     workers = max(1, min(4, os.cpu_count() or 1))
