@@ -40,7 +40,8 @@ alone 3 minutes and 6.5 GB of memory); each database (up to 2 GB) is deleted onc
 and peak memory, and the survey of it against a lookup; --all adds it too.  With --postgres
 URL it is built again on that server, in a database of its own (ghostdb_bench_world, made
 anew), with the size the server gives it.  --only world measures nothing else;
---only world-postgres only the server's.
+--only world-postgres only the server's; --only packs, --only learning and --only polish
+only those rows.
 --all adds --scale and the benchmarks of scripts/bench_web.py (the web server): a hook that
 defines ``rows()`` returning (measure, result, target, passed) tuples joins the table; any
 other is run as a script and its output printed as it is.
@@ -347,8 +348,7 @@ def solve_list(
     result = Solved(
         name, words, data["positions"], data["seconds"], done.seconds, done.peak_mb, db_mb
     )
-    if db is None:
-        bench.solved[(path, key)] = result
+    bench.solved[(path, key)] = result  # (also in a given database: later rows read it)
     return result
 
 
@@ -1720,9 +1720,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--only",
-        choices=["world", "world-postgres", "packs", "learning"],
+        choices=["world", "world-postgres", "packs", "learning", "polish"],
         help="measure only the world store (on SQLite and the --postgres server, or on the "
-        "server), or only the word list's packs and the offline site",
+        "server), or only the word list's packs and the offline site, or only Debian's "
+        "Polish list (its solves, kept answers, packs, probes, Parquet and verify)",
     )
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -1748,6 +1749,8 @@ def main() -> None:
             rows = measure("packs and the offline site", lambda: enable_packs(bench))
         elif args.only == "learning":
             rows = measure("analysis, puzzles, common players", lambda: learning(bench))
+        elif args.only == "polish":
+            rows = measure("Polish", lambda: polish(bench, args.quick))
         elif args.only:
             rows = world_rows(bench, args.postgres, sqlite=args.only == "world")
         else:
