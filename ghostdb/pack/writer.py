@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 AHEAD = 64
 """Blocks being deflated at once, at most (a few MB)."""
+PIECE = 64
+"""Blocks whose columns are made at once."""
 
 
 def write_pack(path: Path, header: dict[str, Any], records: Iterable[Record]) -> int:
@@ -121,38 +123,40 @@ def _write_blocks(out: Any, parts: Iterable[Columns]) -> tuple[list[BlockEntry],
 
 
 def _cut(parts: Iterable[Columns]) -> Iterator[tuple[Columns, list[bytes]]]:
-    """Whole blocks' rows and their block records: a part's rows past its last whole
-    block are carried into the next part (the last part's are a block of their own);
-    each key is checked above the one before, across parts too."""
-    carry: Columns | None = None
+    """`_pieces` and their block records, each piece's first key checked above the last
+    key before it (block_records checks the rest)."""
     last: bytes | None = None
+    for piece in _pieces(parts):
+        if last is not None and piece.key(0) <= last:
+            raise PackError(
+                f"positions out of order at {piece.key(0).decode(errors='replace')!r}: "
+                "a pack is in key order"
+            )
+        last = piece.key(len(piece) - 1)
+        yield piece, block_records(piece, BLOCK)
+
+
+def _pieces(parts: Iterable[Columns]) -> Iterator[Columns]:
+    """The rows of ``parts`` in pieces of whole blocks, `PIECE` blocks at most (a block's
+    columns are made a piece at a time: a few MB, used again and again, not a part's
+    hundreds): a part's rows past its last whole block are carried into the next part
+    (the last part's are a block of their own)."""
+    carry: Columns | None = None
     for part in parts:
         if carry is not None:  # the carried rows and the part's first make a block
             head = min(len(part), BLOCK - len(carry))
-            part, carry = take(part, head, len(part)), join(carry, take(part, 0, head))
+            carry, part = join(carry, take(part, 0, head)), take(part, head, len(part))
             if len(carry) < BLOCK:
                 continue
-            last = carry.key(BLOCK - 1)
-            yield carry, block_records(carry, BLOCK)
+            yield carry
             carry = None
-        if last is not None and len(part) and part.key(0) <= last:
-            raise PackError(
-                f"positions out of order at {part.key(0).decode(errors='replace')!r}: "
-                "a pack is in key order"
-            )
         whole = len(part) - len(part) % BLOCK
-        carry = take(part, whole, len(part)) if whole < len(part) else None
-        if whole:
-            cols = take(part, 0, whole)
-            last = cols.key(whole - 1)
-            yield cols, block_records(cols, BLOCK)
+        for a in range(0, whole, PIECE * BLOCK):
+            yield take(part, a, min(a + PIECE * BLOCK, whole))
+        if whole < len(part):
+            carry = take(part, whole, len(part))
     if carry is not None:
-        if last is not None and carry.key(0) <= last:
-            raise PackError(
-                f"positions out of order at {carry.key(0).decode(errors='replace')!r}: "
-                "a pack is in key order"
-            )
-        yield carry, block_records(carry, BLOCK)
+        yield carry
 
 
 def take(cols: Columns, a: int, b: int) -> Columns:

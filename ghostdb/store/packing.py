@@ -65,23 +65,23 @@ def pack_solution(solution: Handle, path: Path) -> tuple[int, int]:
     return row.fragment_count, size
 
 
-OFFSET = 10**11
-"""Added to a position's small columns as one number (`_small`) so that each is 12
-digits: numpy reads a level's numbers as a matrix of digits."""
-DIGITS = [10**k for k in range(11, -1, -1)]
-
-
-def _small() -> Any:
-    """A row's small columns as one integer (bit 0 reachable, 1-2 the outcome, 3-18 the
-    game length + 1, from 19 the safe seats + 1; 0 for null), as 12 digits of text."""
-    c, big = positions.c, BigInteger()
+def _small(seats: bool) -> tuple[Any, int]:
+    """A row's small columns as one number of fixed width in text (bit 0 reachable, 1-2
+    the outcome, 3-18 the game length + 1, from 19 the safe seats + 1 where ``seats``;
+    0 for null), and its width: 7 digits for two players (under 2 ** 19, 10 ** 6 added),
+    12 with safe seats (under 2 ** 35, 10 ** 11 added).  numpy reads a range's numbers
+    as a matrix of digits."""
+    c = positions.c
     number = (
         case((c.reachable, 1), else_=0)
-        + cast(c.outcome, big) * 2
-        + func.coalesce(cast(c.game_length, big) + 1, 0) * (1 << 3)
-        + func.coalesce(cast(c.safe_seats, big) + 1, 0) * (1 << 19)
+        + c.outcome * 2
+        + func.coalesce(c.game_length + 1, 0) * (1 << 3)
     )
-    return cast(number + OFFSET, String)
+    if not seats:
+        return cast(number + 10**6, String), 7
+    big = BigInteger()  # (a server's SMALLINT times 2 ** 19 does not fit in 32 bits)
+    number = cast(number, big) + func.coalesce(cast(c.safe_seats, big) + 1, 0) * (1 << 19)
+    return cast(number + 10**11, String), 12
 
 
 class _Otherwise(Exception):
@@ -102,11 +102,12 @@ def _parts(solution: Handle, solution_id: int, conn: Any) -> Iterator[Columns]:
     engine = solution.engine
     joined = func.group_concat if engine.dialect.name == "sqlite" else func.string_agg
     top = conn.execute(select(func.max(c.level)).where(c.solution_id == solution_id)).scalar()
+    small, digits = _small(solution.rules.players > 2)
     stmt = select(
         func.count(),
         func.count(c.label),
         joined(c.fragment, chr(SEPARATOR)),
-        joined(_small(), ""),
+        joined(small, ""),
     ).where(
         c.solution_id == solution_id, c.level == bindparam("level"), c.fragment >= bindparam("lo")
     )
@@ -122,7 +123,7 @@ def _parts(solution: Handle, solution_id: int, conn: Any) -> Iterator[Columns]:
     def read(driver: Any, item: tuple[str, str | None, int]) -> tuple[Any, ...]:
         lo, hi, level = item
         query = last if hi is None else within
-        return tuple(query.run(driver, {"lo": lo, "hi": hi, "level": level})[0])
+        return (digits, *query.run(driver, {"lo": lo, "hi": hi, "level": level})[0])
 
     reading = q.run_each(engine, items, read, ahead=2 * len(levels))
     try:
@@ -139,8 +140,11 @@ def _parts(solution: Handle, solution_id: int, conn: Any) -> Iterator[Columns]:
         reading.close()
 
 
-def _add(runs: Runs, count: int, labels: int, keys: str | None, small: str | None) -> None:
-    """A range's keys and numbers (`_small`), read by numpy, added to ``runs``."""
+def _add(
+    runs: Runs, digits: int, count: int, labels: int, keys: str | None, small: str | None
+) -> None:
+    """A range's keys and numbers (`_small`, ``digits`` each), read by numpy, added to
+    ``runs``."""
     import numpy as np
 
     if labels:
@@ -148,9 +152,10 @@ def _add(runs: Runs, count: int, labels: int, keys: str | None, small: str | Non
     if count == 0 or keys is None or small is None:
         return
     text = np.frombuffer(small.encode(), np.uint8) - 48  # "0" is 48: a digit, 0 to 9
-    if len(text) != 12 * count or not (text <= 9).all():  # (below "0" wraps round: > 9)
+    if len(text) != digits * count or not (text <= 9).all():  # (below "0" wraps: > 9)
         raise _Otherwise
-    number = text.reshape(count, 12).astype(np.int64) @ DIGITS - OFFSET
+    powers = 10 ** np.arange(digits - 1, -1, -1, dtype=np.int64)
+    number = text.reshape(count, digits).astype(np.int64) @ powers - 10 ** (digits - 1)
     safe = (number >> 19).astype(np.int32)
     runs.add(
         keys.encode(),
