@@ -738,14 +738,12 @@ def task_pack_probes(path: str) -> dict[str, Any]:
 def task_pack_shares(path: str) -> dict[str, Any]:
     """Each column's compressed bytes a position, the columns deflated apart block by
     block as the writer lays them out (together they take a little less)."""
-    import zlib
 
     from ghostdb.pack import open_pack
-    from ghostdb.pack.format import NONE, put_varint
+    from ghostdb.pack.format import NONE, deflate, put_varint
 
     def deflated(data: bytes) -> int:
-        packer = zlib.compressobj(9, zlib.DEFLATED, -15, 9)
-        return len(packer.compress(data) + packer.flush())
+        return len(deflate(data))
 
     def planes(numbers: list[int]) -> bytes:
         return bytes(v & 0xFF for v in numbers) + bytes(v >> 8 for v in numbers)

@@ -11,6 +11,7 @@ import random
 import subprocess
 import sys
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -317,6 +318,43 @@ def test_a_solution_read_by_levels_packs_as_read_row_by_row(
     assert levels.read_bytes() == rows.read_bytes()
     with open_pack(levels) as pack:
         assert verify_pack(pack).ok and store.check_pack(pack) == []
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.text("ab\u00e9", min_size=1, max_size=6), min_size=2, max_size=60, unique=True),
+    st.lists(st.integers(0, 20), max_size=12),
+)
+def test_columns_in_parts_of_any_size_write_the_records_file(
+    keys: list[str], sizes: list[int]
+) -> None:
+    """`write_columns` cuts parts of any size into blocks (rows carried from part to part,
+    pieces of a few blocks): the file `write_pack` makes of the same records; with any
+    two neighbouring keys swapped (inside a block, across blocks, pieces or a carry), a
+    one-line PackError and no file."""
+    import tempfile
+
+    from ghostdb.pack import writer
+    from ghostdb.pack.format import columns_of
+
+    keys = sorted(keys, key=str.encode)
+    records = [(k, i % 3 == 0, i % 4, i % 7 or None, None, None, None) for i, k in enumerate(keys)]
+    header = {"game": "ghost", "name": "w", "rules": "ghost/3", "alphabet": "ab\u00e9",
+              "positions": len(records), "reachable": sum(r[1] for r in records)}  # fmt: skip
+    cuts = list(pairwise(sorted({0, len(keys), *(min(s * 3, len(keys)) for s in sizes)})))
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(writer, "BLOCK", 8)
+        patch.setattr(writer, "PIECE", 2)
+        rows, parts = Path(folder) / "rows.ghostpack", Path(folder) / "parts.ghostpack"
+        write_pack(rows, header, records)
+        writer.write_columns(parts, header, (columns_of(records[a:b]) for a, b in cuts))
+        assert parts.read_bytes() == rows.read_bytes()
+        parts.unlink()
+        for i in range(len(records) - 1):
+            swapped = [*records[:i], records[i + 1], records[i], *records[i + 2 :]]
+            with pytest.raises(PackError, match="out of order"):
+                writer.write_columns(parts, header, (columns_of(swapped[a:b]) for a, b in cuts))
+            assert not parts.exists()
 
 
 @settings(max_examples=200, deadline=None)
