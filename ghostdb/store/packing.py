@@ -9,7 +9,7 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import BigInteger, String, bindparam, case, cast, func, select
+from sqlalchemy import BigInteger, Integer, String, bindparam, case, cast, func, select
 
 from ghostdb.pack import write_pack
 from ghostdb.pack.format import NONE, Columns, Record
@@ -71,11 +71,11 @@ def _small(seats: bool) -> tuple[Any, int]:
     0 for null), and its width: 7 digits for two players (under 2 ** 19, 10 ** 6 added),
     12 with safe seats (under 2 ** 35, 10 ** 11 added).  numpy reads a range's numbers
     as a matrix of digits."""
-    c = positions.c
+    c, whole = positions.c, Integer()  # (a server does SMALLINT's sums in SMALLINT)
     number = (
         case((c.reachable, 1), else_=0)
-        + c.outcome * 2
-        + func.coalesce(c.game_length + 1, 0) * (1 << 3)
+        + cast(c.outcome, whole) * 2
+        + func.coalesce(cast(c.game_length, whole) + 1, 0) * (1 << 3)
     )
     if not seats:
         return cast(number + 10**6, String), 7
