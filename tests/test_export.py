@@ -127,14 +127,14 @@ def test_every_column_of_every_row_is_the_stored_one(tmp_path: Path, rules: Rule
 
 
 def test_rows_read_ahead_stop_with_their_reader_and_carry_its_errors(tmp_path: Path) -> None:
-    """The export's reading thread (`queries.stream_ahead`) stops when its reader stops
+    """The export's reading thread (`raw.stream_ahead`) stops when its reader stops
     early, and an error of the database is raised to the reader, not lost in it."""
     import sqlite3
     import threading
 
     from sqlalchemy import select, text
 
-    from ghostdb.store import queries
+    from ghostdb.store import raw
     from ghostdb.store.schema import positions
 
     def readers() -> list[threading.Thread]:
@@ -144,15 +144,15 @@ def test_rows_read_ahead_stop_with_their_reader_and_carry_its_errors(tmp_path: P
         store.ingest(OWN_WORDLISTS / "five.txt")
         store.solve("five")
         stmt = select(positions.c.fragment).order_by(positions.c.fragment)
-        ahead = queries.stream_ahead(store.engine, stmt, 5)
+        ahead = raw.stream_ahead(store.engine, stmt, 5)
         assert len(next(ahead)) == 5
         ahead.close()
         assert readers() == []
-        whole = [row for part in queries.stream_ahead(store.engine, stmt, 7) for row in part]
+        whole = [row for part in raw.stream_ahead(store.engine, stmt, 7) for row in part]
         with store.engine.connect() as conn:
             assert whole == [tuple(r) for r in conn.execute(stmt)]
         with pytest.raises(sqlite3.OperationalError, match="no such table"):
-            list(queries.stream_ahead(store.engine, text("SELECT x FROM nowhere"), 5))
+            list(raw.stream_ahead(store.engine, text("SELECT x FROM nowhere"), 5))
         assert readers() == []
 
 

@@ -45,3 +45,15 @@ def test_no_module_forwards_names_with_getattr() -> None:
             if isinstance(node, ast.FunctionDef) and node.name in ("__getattr__", "__dir__"):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not found, f"module-level __getattr__ forwards names: {found}"
+
+
+def test_no_module_is_over_600_lines() -> None:
+    """The house's limit: a module (Python, or the page's JavaScript) that grows past
+    600 lines is split by concern, not left to grow."""
+    paths = [*(ROOT / "ghostdb").rglob("*.py"), *(ROOT / "ghostdb").rglob("*.js")]
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in sorted(paths)
+        if (n := len(p.read_text().splitlines())) > 600
+    }
+    assert not long, long

@@ -26,7 +26,8 @@ from ghostdb.games.ghost.rules import Variant
 from ghostdb.store import dictionaries, memory
 from ghostdb.store import queries as q
 from ghostdb.store.db import serialise, writing
-from ghostdb.store.queries import FastQuery, now
+from ghostdb.store.queries import now
+from ghostdb.store.raw import FastQuery
 from ghostdb.store.schema import decisive as runs
 from ghostdb.store.schema import decisive_words, positions, solutions
 from ghostdb.store.schema import dictionaries as dictionaries_table

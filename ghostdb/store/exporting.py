@@ -20,7 +20,7 @@ from sqlalchemy import BigInteger, case, cast, func, select
 
 from ghostdb.games.base import VALUE_NAMES
 from ghostdb.positions import seats
-from ghostdb.store import queries as q
+from ghostdb.store import raw
 from ghostdb.store.schema import positions
 
 if TYPE_CHECKING:
@@ -108,7 +108,7 @@ def _packed() -> Any:
 def _batches(solution: Handle, schema: Any) -> Iterator[Any]:
     """The solution's positions as record batches of `BATCH` rows, level by level in key
     order (the table's own order: nothing to sort), read on a raw DB-API connection in a
-    thread that fetches the next batch while this one is made (`queries.stream_ahead`);
+    thread that fetches the next batch while this one is made (`raw.stream_ahead`);
     each column made whole by pyarrow and numpy, not a row at a time (the outcome's
     codes are the dictionary's indices as they are)."""
     import numpy as np
@@ -120,7 +120,7 @@ def _batches(solution: Handle, schema: Any) -> Iterator[Any]:
         .order_by(positions.c.level, positions.c.fragment)
     )
     outcomes = pa.array(VALUE_NAMES)
-    for part in q.stream_ahead(solution.engine, stmt, BATCH):
+    for part in raw.stream_ahead(solution.engine, stmt, BATCH):
         fragment, packed, safe, label = zip(*part, strict=True)
         n = len(fragment)
         bits = np.array(packed, dtype=np.int64)

@@ -40,6 +40,7 @@ from ghostdb.positions import move_counts as _move_counts
 from ghostdb.positions import position_from_rows as _position
 from ghostdb.positions import seats as _seats
 from ghostdb.store import queries as q
+from ghostdb.store import raw
 from ghostdb.store.dictionaries import dictionary_row
 from ghostdb.store.schema import HAS_PLAN, positions, solutions
 from ghostdb.values import Play, Position
@@ -66,8 +67,8 @@ class Lookups:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._refs: dict[tuple[str, RuleSet], SolutionRef] = {}
-        self._queries: dict[int, tuple[q.FastQuery, list[str]]] = {}
-        self._plan_play: q.FastQuery | None = None
+        self._queries: dict[int, tuple[raw.FastQuery, list[str]]] = {}
+        self._plan_play: raw.FastQuery | None = None
         # Where every move appends a character (plain Ghost), a position and its plays
         # are one range of the primary key (see `extended_positions_sql`).
         self.range_sql = extended_positions_sql(engine.dialect.name)
@@ -245,7 +246,7 @@ class Lookups:
                 positions.c.fragment == bindparam("f"),
                 HAS_PLAN,
             )
-            self._plan_play = q.FastQuery(stmt, self.engine.dialect)
+            self._plan_play = raw.FastQuery(stmt, self.engine.dialect)
         params = {"solution_id": ref.id, "level": ref.game.level(key), "f": key}
         rows = self._plan_play.run(self.dbapi(), params)
         return rows[0][0] if rows else None
@@ -285,12 +286,12 @@ class Lookups:
             self._local.driver = raw.driver_connection
             return self._local.driver
 
-    def _positions_query(self, count: int) -> tuple[q.FastQuery, list[str]]:
+    def _positions_query(self, count: int) -> tuple[raw.FastQuery, list[str]]:
         """The query for a position and ``count`` candidate children, and the names of the
         children's parameters."""
         found = self._queries.get(count)
         if found is None:
-            query = q.FastQuery(positions_statement(count), self.engine.dialect)
+            query = raw.FastQuery(positions_statement(count), self.engine.dialect)
             found = self._queries[count] = (query, [f"c{i}" for i in range(count)])
         return found
 

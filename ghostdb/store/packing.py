@@ -17,6 +17,7 @@ from ghostdb.pack.sorting import SEPARATOR, Runs, Unsortable
 from ghostdb.pack.writer import write_columns
 from ghostdb.positions import FIELDS
 from ghostdb.store import queries as q
+from ghostdb.store import raw
 from ghostdb.store.schema import dictionaries, positions
 
 if TYPE_CHECKING:
@@ -111,8 +112,8 @@ def _parts(solution: Handle, solution_id: int, conn: Any) -> Iterator[Columns]:
     ).where(
         c.solution_id == solution_id, c.level == bindparam("level"), c.fragment >= bindparam("lo")
     )
-    last = q.FastQuery(stmt, engine.dialect)
-    within = q.FastQuery(stmt.where(c.fragment < bindparam("hi")), engine.dialect)
+    last = raw.FastQuery(stmt, engine.dialect)
+    within = raw.FastQuery(stmt.where(c.fragment < bindparam("hi")), engine.dialect)
     # Letter by letter: the keys below the first letter (the start among them), each
     # letter's, and those from the last letter on (every key in one range).
     letters = sorted(set(getattr(solution.game, "alphabet", "")))
@@ -125,7 +126,7 @@ def _parts(solution: Handle, solution_id: int, conn: Any) -> Iterator[Columns]:
         query = last if hi is None else within
         return (digits, *query.run(driver, {"lo": lo, "hi": hi, "level": level})[0])
 
-    reading = q.run_each(engine, items, read, ahead=2 * len(levels))
+    reading = raw.run_each(engine, items, read, ahead=2 * len(levels))
     try:
         runs, letter = Runs(), ""
         for (lo, _, _), row in zip(items, reading, strict=True):
@@ -179,7 +180,7 @@ def _records(conn: Any, solution_id: int) -> Iterator[Iterator[Record]]:
     )
     # The raw connection's rows as they come (millions of them): SQLite's reachable is 0
     # or 1, which a pack takes as it takes False and True.
-    ahead = q.stream_ahead(conn, stmt, STREAM)
+    ahead = raw.stream_ahead(conn, stmt, STREAM)
     try:
         yield chain.from_iterable(ahead)
     finally:

@@ -18,7 +18,7 @@ from ghostdb.games.base import (
     PositionGraph,
 )
 from ghostdb.solvers import play_numbers
-from ghostdb.store import queries as q
+from ghostdb.store import raw
 from ghostdb.store.lookups import POSITION_FIELDS
 from ghostdb.store.schema import PLAN_FIELDS, positions
 
@@ -278,7 +278,7 @@ def _stream(conn: Connection, fields: Sequence[Any], solution_id: int, *where: A
         .order_by(positions.c.level, positions.c.fragment)  # the primary key's order
     )
     conn.execute(select(literal(1)))  # begin the transaction the driver then reads in
-    query = q.FastQuery(stmt, conn.dialect)
+    query = raw.FastQuery(stmt, conn.dialect)
     return query.run(conn.connection.driver_connection, {"solution_id": solution_id})
 
 
