@@ -24,7 +24,8 @@ from ghostdb.errors import DeadFragment
 from ghostdb.games.ghost.rules import Variant
 from ghostdb.games.registry import GAMES, default_rules, parse_rules
 from ghostdb.pack import PackError, open_pack, write_pack
-from ghostdb.pack.format import WARM, Block, decode_block, encode_block
+from ghostdb.pack.block import WARM, Block, decode_block
+from ghostdb.pack.format import encode_block
 from ghostdb.pack.verify import verify_pack
 
 SAMPLE = 1500

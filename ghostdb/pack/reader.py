@@ -14,17 +14,16 @@ from typing import Any, NamedTuple
 
 from ghostdb.errors import BadFragment, DeadFragment, GhostdbError
 from ghostdb.games.registry import game_of, parse_rules
+from ghostdb.pack.block import Block, decode_block
 from ghostdb.pack.format import (
     END,
     HEAD,
     MAGIC,
     TAIL,
     VERSION,
-    Block,
     BlockEntry,
     PackError,
     Record,
-    decode_block,
     decode_index,
     root_hash,
 )
@@ -172,7 +171,7 @@ class Pack:
             block = decode_block(data)
         except PackError as exc:
             raise PackError(f"{str(self.path)!r} is damaged: {where} {exc}") from None
-        if len(block) != entry.count or (len(block) and block.key(0) != entry.first):
+        if len(block) != entry.count or block.first != entry.first:
             raise PackError(f"{str(self.path)!r} is damaged: {where} is not what its index says")
         return block
 
