@@ -24,6 +24,7 @@ KEY_BYTES = 64
 """About what a decoded key costs in memory (a bytes object of about ten letters, and its
 place in a list)."""
 
+
 class Layout(NamedTuple):
     """Where a block record's columns lie (`Block.plain`)."""
 

@@ -198,9 +198,10 @@ class Pack:
 
         A key in a block asked for often (`JOIN_FROM` keys, over the batches) is
         searched with every other such key at once, in one array of the keys of all such
-        blocks side by side (`_Joined`, made again when more blocks join it); a key in
-        another block is found alone (a block read for only a few keys is not decoded
-        whole: that would cost more than the finds)."""
+        blocks side by side (`_Joined`, made again when more blocks join it).  The keys
+        in other blocks step through those blocks' runs all at once
+        (`ghostdb.pack.search`): a block read for only a few keys is not decoded whole,
+        which would cost more than the finds."""
         import numpy as np
 
         raws = [k.encode() for k in keys]
@@ -222,6 +223,8 @@ class Pack:
         ordered = numbers[order]
         cuts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist(), len(order)]
         joining: list[int] = []
+        scanned: list[Block] = []
+        lanes: list[Any] = []
         for a, b in pairwise(cuts):
             if a == b:
                 continue
@@ -229,15 +232,34 @@ class Pack:
             block = self.block(number)
             if block.finds + b - a >= JOIN_FROM:
                 joining.append(number)
-                continue
-            for row in rows.tolist():
-                self._value_of(found, row, raws[row], block)
+            elif block.plain() is None:
+                for row in rows.tolist():
+                    self._value_of(found, row, raws[row], block)
+            else:
+                block.asked(b - a)
+                scanned.append(block)
+                lanes.append(rows)
+        if scanned:
+            self._scan(found, scanned, lanes, wanted)
         if joining:
             self._join(joining)
             inside = self._joined.member[numbers] & (numbers >= 0)  # type: ignore[union-attr]
         if inside.any():
             self._search(found, np.flatnonzero(inside), wanted)
         return found
+
+    def _scan(self, found: Values, blocks: list[Block], lanes: list[Any], wanted: Any) -> None:
+        """Look the keys of ``lanes`` (rows of ``wanted``, a list a block) up in
+        ``blocks``, all at once (`ghostdb.pack.search.find_many`)."""
+        import numpy as np
+
+        from ghostdb.pack.search import find_many
+
+        rows = np.concatenate(lanes)
+        which = np.repeat(np.arange(len(blocks)), [len(r) for r in lanes])
+        _, value = find_many(blocks, which, wanted[rows])
+        found.outcome[rows] = np.where(value >= 0, value & 3, -1)
+        found.length[rows] = np.where(value >= 4, (value >> 2) - 1, -1)
 
     def _numbers(self, wanted: Any) -> Any:
         """The block each of ``wanted`` (fixed-width bytes) would be in; -1 for none."""
