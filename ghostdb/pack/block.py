@@ -260,7 +260,7 @@ class Block:
 
     def _fields(self, i: int) -> tuple[bool, int, int | None, None, int | None, str | None]:
         raw, n = self._raw, self.n
-        value = raw[self._values + i] | raw[self._values + n + i] << 8
+        value = self.value(i)
         safe = raw[self._safe + i] | raw[self._safe + n + i] << 8
         return (
             bool(raw[self._reach + (i >> 3)] >> (i & 7) & 1),

@@ -89,7 +89,7 @@ class Pack:
         self._held = 0
         self._joined: _Joined | None = None
         self._firsts_as: dict[int, Any] = {}
-        self._first_width = max((len(f) for f in self._firsts), default=1)
+        self._first_width = 0  # the longest first key: found when a batch first needs it
 
     def _open(self) -> None:
         data = self._map
@@ -222,7 +222,7 @@ class Pack:
         order = alone[np.argsort(numbers[alone], kind="stable")]
         ordered = numbers[order]
         cuts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist(), len(order)]
-        joining: list[int] = []
+        joining: dict[int, Block] = {}
         scanned: list[Block] = []
         lanes: list[Any] = []
         for a, b in pairwise(cuts):
@@ -231,7 +231,7 @@ class Pack:
             rows, number = order[a:b], int(ordered[a])
             block = self.block(number)
             if block.finds + b - a >= JOIN_FROM:
-                joining.append(number)
+                joining[number] = block
             elif block.plain() is None:
                 for row in rows.tolist():
                     self._value_of(found, row, raws[row], block)
@@ -265,6 +265,8 @@ class Pack:
         """The block each of ``wanted`` (fixed-width bytes) would be in; -1 for none."""
         import numpy as np
 
+        if not self._first_width:
+            self._first_width = max((len(f) for f in self._firsts), default=1) or 1
         size = max(wanted.dtype.itemsize, self._first_width)
         firsts = self._firsts_as.get(size)
         if firsts is None:
@@ -290,14 +292,13 @@ class Pack:
         found.outcome[rows] = np.where(hit, value & 3, -1)
         found.length[rows] = np.where(hit & (value >= 4), (value >> 2) - 1, -1)
 
-    def _join(self, numbers: list[int]) -> None:
-        """Lay the keys and values of blocks ``numbers`` side by side with those joined
-        before (as many of those as `cache_bytes` leaves room for), in key order."""
+    def _join(self, blocks: dict[int, Block]) -> None:
+        """Lay the keys and values of ``blocks`` (by number) side by side with those
+        joined before (as many of those as `cache_bytes` leaves room for), in key order."""
         import numpy as np
 
         parts = {}
-        for number in numbers:
-            block = self.block(number)
+        for number, block in blocks.items():
             keys = block.keys
             size = max([1, *map(len, keys)])
             parts[number] = (np.array(keys, dtype=f"S{size}"), block.value_column())
