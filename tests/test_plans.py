@@ -22,7 +22,7 @@ from ghostdb import Rules, Store, open_store
 from ghostdb.errors import BadMove, DeadFragment, MissingPlans, TooLarge
 from ghostdb.games.ghost.rules import Variant
 from ghostdb.store.schema import solutions
-from ghostdb.text.plans import opening_plans
+from ghostdb.text.plans import opening_plan_dict, opening_plans, opening_plans_of
 
 # -- hand-made expected output on "ghost green tan tree tries" --------------------------------
 #
@@ -396,3 +396,19 @@ def test_openings_words_fit_the_terminal(solved_enable1: Store) -> None:
         assert max(map(len, shown_text.splitlines())) <= width
         shown = set(shown_text.split())
         assert all(e.word in shown for item in items for p in item.plans if p for e in p.endings)
+
+
+@pytest.mark.parametrize("min_length", [3, 4])
+def test_openings_words_as_kept_are_the_plans_trees_endings(
+    solved_enable1: Store, min_length: int
+) -> None:
+    """`openings --words` shows the kept plans' words without building their trees
+    (`opening_plan_dicts`): they are the trees' own endings, and show the same text."""
+    rules = Rules(min_length=min_length)
+    solution = solved_enable1.solution("enable1", rules)
+    items = solution.opening_plans()
+    kept = solution.opening_plan_dicts()
+    assert kept == [opening_plan_dict(i) for i in items]
+    assert opening_plans_of(kept, rules, "enable1", 80) == opening_plans(
+        items, rules, "enable1", 80
+    )

@@ -75,17 +75,13 @@ def openings(
     from ghostdb.text.common import to_json
 
     chosen = rules_of(name, rule_options)
-    if words:
-        items = kept_answer(db, lambda store: store.solution(name, chosen).opening_plans())
-    else:
-        with store_for(db) as store:
-            pos = store.solution(name, chosen).openings()
-    if not words:
-        emit(to_json(pos.as_dict()) if json else positions.openings(pos, chosen))
-    elif json:
-        emit(to_json([plans.opening_plan_dict(i) for i in items]))
-    else:
-        emit(plans.opening_plans(items, chosen, name))
+    if words:  # (as kept: the plans' trees are not built, only their words are shown)
+        items = kept_answer(db, lambda store: store.solution(name, chosen).opening_plan_dicts())
+        emit(to_json(items) if json else plans.opening_plans_of(items, chosen, name))
+        return
+    with store_for(db) as store:
+        pos = store.solution(name, chosen).openings()
+    emit(to_json(pos.as_dict()) if json else positions.openings(pos, chosen))
 
 
 class PlanFormat(StrEnum):

@@ -228,11 +228,12 @@ def opening_plans(solution: Handle, compute: bool | None = None) -> list[Opening
     return found
 
 
-def opening_plan_dicts(solution: Handle) -> list[dict[str, Any]]:
+def opening_plan_dicts(solution: Handle, compute: bool | None = False) -> list[dict[str, Any]]:
     """The kept openings' plans as the API answers them (``openings --words --json``),
-    read only and made from the kept JSON without building a tree."""
+    made from the kept JSON without building a tree (read only unless ``compute``, as
+    `opening_plans`)."""
     found = []
-    for move, fragment, winner, plan in _openings(solution, False):
+    for move, fragment, winner, plan in _openings(solution, compute):
         endings = plan["endings"]
         found.append(
             {

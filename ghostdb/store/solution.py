@@ -68,6 +68,13 @@ class Solution(Handle):
 
         return reports.opening_plans(self, compute)
 
+    def opening_plan_dicts(self, *, compute: bool | None = None) -> list[dict[str, Any]]:
+        """`opening_plans` as plain dicts (the API's and ``openings --words --json``'s
+        form), read from what is kept without building the plans' trees."""
+        from ghostdb.store import reports
+
+        return reports.opening_plan_dicts(self, compute)
+
     def decisive(
         self, position: str = "", pool: str | None = None, *, compute: bool | None = None
     ) -> DecisiveWords:

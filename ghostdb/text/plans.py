@@ -182,9 +182,18 @@ def _word_lines(found: Lines, *, words_only: bool) -> str:
 def opening_plans(
     items: Sequence[OpeningPlans], rules: Any, name: str, width: int | None = None
 ) -> str:
-    """For every first move, who wins from there and the outcomes of their plan: the
-    words, wrapped to the terminal's ``width`` under the move (a table row of them would
-    run to hundreds of characters), or how many sequences."""
+    """For every first move, who wins from there and the outcomes of their plan (see
+    `opening_plans_of`)."""
+    return opening_plans_of([opening_plan_dict(i) for i in items], rules, name, width)
+
+
+def opening_plans_of(
+    items: Sequence[dict[str, Any]], rules: Any, name: str, width: int | None = None
+) -> str:
+    """For every first move (`opening_plan_dict`'s form, as kept), who wins from there
+    and the outcomes of their plan: the words, wrapped to the terminal's ``width`` under
+    the move (a table row of them would run to hundreds of characters), or how many
+    sequences."""
     width = width or min(shutil.get_terminal_size().columns, 100)
     words_only = word_is_path(rules)
     lines = textwrap.wrap(
@@ -192,22 +201,21 @@ def opening_plans(
         width,
     )
     lines.append("")
-    pad = max((len(item.move) for item in items), default=1) + 2
+    pad = max((len(item["move"]) for item in items), default=1) + 2
     for item in items:
-        player = next((p for p in (0, 1) if item.plans[p] is not None), None)
+        player = next((p for p in (0, 1) if item[f"player_{p}"] is not None), None)
         if player is None:
-            lines.append(f"{item.move:<{pad}}no plan: neither player can force a win")
+            lines.append(f"{item['move']:<{pad}}no plan: neither player can force a win")
             continue
-        plan = item.plans[player]
-        assert plan is not None
-        count = len(plan.endings)
+        endings = item[f"player_{player}"]
+        count = len(endings)
         if not words_only:
-            lines.append(f"{item.move:<{pad}}player {player} wins: {count:,} sequences")
+            lines.append(f"{item['move']:<{pad}}player {player} wins: {count:,} sequences")
             continue
         noun = "word" if count == 1 else "words"
-        lines.append(f"{item.move:<{pad}}player {player} wins knowing {count:,} {noun}:")
+        lines.append(f"{item['move']:<{pad}}player {player} wins knowing {count:,} {noun}:")
         lines += textwrap.wrap(
-            " ".join(e.word for e in plan.endings),
+            " ".join(e["word"] for e in endings),
             width,
             initial_indent=" " * pad,
             subsequent_indent=" " * pad,
