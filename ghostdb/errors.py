@@ -88,5 +88,13 @@ class LockTimeout(DatabaseError):
     """Another process held the database's write lock for longer than we may wait."""
 
 
+class Stale(GhostdbError, RuntimeError):
+    """Another writer changed the room first: read its new events and try again."""
+
+
+class NoRooms(DatabaseError):
+    """The database's schema predates rooms (revision 0012): it must be upgraded first."""
+
+
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C (or SIGTERM during a solve), with a one-line note on what it left behind."""

@@ -23,6 +23,9 @@ store writes and deletes their rows together with their owner, in one transactio
 * ``kept_answers``: whole-solution answers (a report's figures, the plans from the start,
   the openings' plans, a comparison of two solutions) worked out once and read back
   (`ghostdb.store.kept`).
+* ``rooms``, ``room_seats`` and ``room_events``: matches played by several people over
+  the web, each an append-only log of events (`ghostdb.store.rooms`); the only tables
+  the web server writes.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from sqlalchemy import (
     text,
 )
 
-HEAD_REVISION = "0011"
+HEAD_REVISION = "0012"
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -237,5 +240,57 @@ kept_answers = Table(
     Column("seconds", Float, nullable=False),
     Column("worked_out_at", DateTime(timezone=True), nullable=False),
     Index("ix_kept_answers_other_id", "other_id"),
+    sqlite_with_rowid=False,
+)
+
+
+# Rooms (see ghostdb.store.rooms): a match played by several people over the web, kept as
+# an append-only log of events.  ``id`` is a random URL-safe id made by the room's
+# creator; ``name`` the dictionary or game played and ``rules`` its rule set's key;
+# ``settings`` JSON; ``status`` 'waiting', 'playing' or 'over'; ``version`` the ``v`` of
+# the room's last event, which a writer moves on only from the version it read (that is
+# what makes two writers of one room take turns); ``rematch`` the id of the room its
+# rematch is played in, once made.
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(100), nullable=False),
+    Column("rules", String(200), nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("version", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("rematch", String(32)),
+)
+
+# A room's seats in seat order (0 first): ``player`` is 'human' or a computer strategy
+# ('optimal', 'common:2000'); ``name`` the display name of the person who joined it;
+# ``token_hash`` the SHA-256 (hex) of the seat's token, which is never stored itself, so
+# that a copy of the database lets nobody take a seat.
+room_seats = Table(
+    "room_seats",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player", String(40), nullable=False),
+    Column("name", String(40)),
+    Column("token_hash", String(64)),
+    Column("joined_at", DateTime(timezone=True)),
+    sqlite_with_rowid=False,
+)
+
+# A room's log: event ``v`` (1, 2, 3, … within the room), its ``type`` (also in the body,
+# kept apart to be read without parsing), and its ``body``, the whole event as JSON.  The
+# key (room_id, v) makes two writers of one version collide: exactly one wins.
+room_events = Table(
+    "room_events",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("v", Integer, primary_key=True),
+    Column("type", String(24), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
     sqlite_with_rowid=False,
 )

@@ -17,6 +17,7 @@ Nothing here solves except `Store.solve`, which runs a job (see `ghostdb.store.j
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
         WhyDiffer,
     )
     from ghostdb.store.jobs import ProgressFn, SolveResult
+    from ghostdb.store.rooms import RoomLog
     from ghostdb.store.schedule import Done, Task
     from ghostdb.store.solution import Solution
     from ghostdb.store.verify import Verdict
@@ -74,9 +76,15 @@ class Store:
         self.lookups = Lookups(engine)
         # One handle a solution: a run of questions of one solution finds it once.
         self._solutions: dict[tuple[str, RuleSet | None], Solution] = {}
+        # The rooms' log, made on first use (see `room_log`); the lock makes it once when
+        # a server's threads ask together.
+        self._rooms: RoomLog | None = None
+        self._rooms_lock = threading.Lock()
 
     def close(self) -> None:
         self.lookups.close()
+        if self._rooms is not None and self._rooms.engine is not self.engine:
+            self._rooms.engine.dispose()
         self.engine.dispose()
 
     def __enter__(self) -> Store:
@@ -97,6 +105,34 @@ class Store:
 
         with self.engine.connect() as conn:
             return current_revision(conn)
+
+    # -- rooms -------------------------------------------------------------------------------
+
+    @property
+    def rooms(self) -> RoomLog:
+        """The rooms of matches played over the web and their logs of events (see
+        `room_log`)."""
+        return self.room_log()
+
+    def room_log(self) -> RoomLog:
+        """The rooms' log (`ghostdb.store.rooms.RoomLog`), made on first call.
+
+        Rooms are the only tables the web server writes, and it opens its store
+        read-only: a read-only store's log has an engine of its own on the same database
+        that may write (on SQLite with the settings of every writer: WAL, and writers
+        queue for the lock).  `close` disposes of it."""
+        with self._rooms_lock:
+            if self._rooms is None:
+                from ghostdb.store.rooms import RoomLog
+
+                engine = self.engine
+                if not self.writable:
+                    from ghostdb.store.db import make_engine
+
+                    url = self.engine.url.render_as_string(hide_password=False)
+                    engine = make_engine(url, create=False)
+                self._rooms = RoomLog(engine)
+            return self._rooms
 
     # -- one solution ------------------------------------------------------------------------
 
