@@ -19,7 +19,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, overload
 
 from ghostdb.errors import BadMove, NotForThisGame
 
@@ -32,6 +32,10 @@ VALUE_NAMES = ("loss", "draw", "tie", "win")
 """The stored text of each value code."""
 FLIP = (WIN, DRAW, TIE, LOSS)
 """A child's value for its mover, seen by the player who moved there (by value code)."""
+
+Spelling = Literal["flag", "keyword"]
+"""How a message names a rule option: as the command line's flag (``--min-length``) or as
+the keyword a Python caller gives (``min_length=``)."""
 
 
 @dataclass(frozen=True)
@@ -70,25 +74,32 @@ class Option:
         bare = self.flag.removeprefix("--")
         return f"--{bare.removeprefix('no-')}" if bare.startswith("no-") else f"--no-{bare}"
 
-    def check(self, value: Any) -> Any:
-        """The value as the rule set stores it; raise BadMove naming the flag and its range."""
+    def spelled(self, spelling: Spelling = "flag") -> str:
+        """The option as a message names it: its flag, or its keyword (``min_length=``)."""
+        return f"{self.name}=" if spelling == "keyword" else self.flag
+
+    def check(self, value: Any, spelling: Spelling = "flag") -> Any:
+        """The value as the rule set stores it; raise BadMove naming the option (its flag,
+        or its keyword: ``spelling``) and its range."""
+        said = self.spelled(spelling)
         if self.type is bool:
             if not isinstance(value, bool):
-                raise BadMove(f"{self.flag} is true or false, not {value!r}")
+                either = "True or False" if spelling == "keyword" else "true or false"
+                raise BadMove(f"{said} is {either}, not {value!r}")
             return value
         if self.type is int:
             try:
                 number = int(value)
             except (TypeError, ValueError):
-                raise BadMove(f"{self.flag} takes a whole number, not {value!r}") from None
+                raise BadMove(f"{said} takes a whole number, not {value!r}") from None
             if (self.low is not None and number < self.low) or (
                 self.high is not None and number > self.high
             ):
-                raise BadMove(f"{self.flag} must be {self.range_text()}, not {number}")
+                raise BadMove(f"{said} must be {self.range_text()}, not {number}")
             return number
         text = str(getattr(value, "value", value)).lower()
         if self.choices and text not in self.choices:
-            raise BadMove(f"{self.flag} is one of {', '.join(self.choices)}, not {value!r}")
+            raise BadMove(f"{said} is one of {', '.join(self.choices)}, not {value!r}")
         return text
 
     def range_text(self) -> str:
@@ -272,19 +283,28 @@ class Game(ABC):
     # -- rule sets ---------------------------------------------------------------------------
 
     @classmethod
-    def make_rules(cls, **given: Any) -> Any:
+    def make_rules(cls, *, spelling: Spelling = "flag", **given: Any) -> Any:
         """The rule set of the options given (None: not given, so the default); an option
-        of another game is refused in one line that lists this game's."""
+        of another game is refused in one line that lists this game's.  Messages name the
+        options as the command line's flags, or (``spelling="keyword"``) as the keywords
+        a Python caller gave."""
         own = {o.name: o for o in cls.options}
         stray = [k for k, v in given.items() if v is not None and k not in own]
         if stray:
-            listed = ", ".join(o.flag for o in cls.options) or "none"
+            names = ", ".join(o.spelled(spelling) for o in cls.options) or "none"
+            said, hint = _flag_of(stray[0]), ""
+            if spelling == "keyword":
+                # The command line's name for an option said as a keyword (``rules=``
+                # for Ghost's ``--rules``): name the keyword that it is.
+                meant = next((o for o in cls.options if o.flag == said), None)
+                said = f"{stray[0]}="
+                if meant is not None:
+                    hint = f" (the command line's {meant.flag} is {meant.spelled(spelling)})"
             raise BadMove(
-                f"{_flag_of(stray[0])} is not a rule option of {cls.name}: its rule options "
-                f"are {listed}"
+                f"{said} is not a rule option of {cls.name}{hint}: its rule options are {names}"
             )
         values = {
-            name: option.default if given.get(name) is None else option.check(given[name])
+            name: option.default if given.get(name) is None else option.check(given[name], spelling)
             for name, option in own.items()
         }
         # A rule set is its options' values, by name (Ghost's turns its variant's name into
@@ -373,6 +393,22 @@ class Game(ABC):
     def clean_key(self, text: str) -> str:
         """A typed position in canonical form; raise BadFragment if it is not one."""
 
+    def key_of(self, position: str | None) -> str:
+        """The key of a position as a caller gives it: its text in canonical form, the
+        start when empty (or None); TypeError for anything but text, BadFragment for text
+        that is no position of the game."""
+        if not position:
+            if position is None or isinstance(position, str):
+                return self.start()
+        elif isinstance(position, str):
+            return self.clean_key(position)
+        example = next((p for p in reversed(self.example_positions) if p), "")
+        raise TypeError(f"a {self.position_noun} is text, such as {example!r}, not {position!r}")
+
+    def keys_of(self, positions: Sequence[str]) -> list[str]:
+        """`key_of` each of ``positions`` (a list, not one text: TypeError)."""
+        return [self.key_of(p) for p in listed(positions, self.position_noun)]
+
     def to_move(self, key: str, players: int | None = None) -> int | None:
         """The player to move (0 made the first move), if the key tells; else None."""
         return None
@@ -426,6 +462,13 @@ class Game(ABC):
         player make such a move: in the spoken game, a letter no word continues loses."""
         return None
 
+    def can_become(self, key: str, word: str) -> bool:
+        """Whether the dictionary word ``word`` answers a challenge at ``key``: long enough
+        to count and one that the position can still become under the rules (Ghost: it
+        begins with the fragment).  A room's referee asks this of a word named when
+        challenged; only word games are challenged."""
+        raise NotForThisGame(f"{self.name} is played without words: nobody is challenged")
+
     def not_stored(self, key: str, stored: Callable[[str], bool], name: str) -> str:
         """Why ``key`` is not a stored position, in one line (``stored(k)`` tells whether
         another key is); the store raises it as DeadFragment."""
@@ -433,6 +476,14 @@ class Game(ABC):
             f"{key!r} is not a position a game of {self.rules.describe()} can reach from "
             f"the start ({self.start()})"
         )
+
+
+def listed(positions: Sequence[Any], noun: str = "position") -> Sequence[Any]:
+    """``positions``, a batch of them; TypeError for one text given in place of the list
+    (which would be asked letter by letter)."""
+    if isinstance(positions, (str, bytes)):
+        raise TypeError(f"give a list of {noun}s, such as [{positions!r}], not one {noun} alone")
+    return positions
 
 
 def explore(

@@ -330,6 +330,21 @@ class GhostGame(Game):
     def label(self, key: str) -> str:
         return key or "(start)"
 
+    def can_become(self, key: str, word: str) -> bool:
+        """A word of the minimum length or more that begins with the fragment (Ghost),
+        has it inside as written (Super, SuperDuper, Insert: the fragments are infixes)
+        or has the letters of an Anagram position side by side in some order (a position
+        is the letters of an infix, as the stored graph makes them)."""
+        if len(word) < self.rules.min_length:
+            return False
+        variant = self.rules.variant
+        if variant is Variant.GHOST:
+            return word.startswith(key)
+        if variant is Variant.ANAGRAM:
+            n = len(key)
+            return any("".join(sorted(word[i : i + n])) == key for i in range(len(word) - n + 1))
+        return key in word
+
     def dead_play(self, after: str, continuations: Sequence[str]) -> str | None:
         """A letter no word continues loses, as in the spoken game; the message names the
         fragments that would have continued, so the player sees what they missed."""
