@@ -47,6 +47,8 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
 
 STATUSES = ("waiting", "playing", "over")
+CHANNEL = "ghostdb_rooms"
+"""The PostgreSQL channel a committed append is announced on, as ``room_id:version``."""
 """What ``rooms.status`` may be: waiting for players, being played, over."""
 
 TABLES = (rooms.name, room_seats.name, room_events.name)
@@ -143,6 +145,11 @@ class RoomLog:
                     conn.execute(insert(room_seats), seat_rows)
                 if event_rows:
                     conn.execute(insert(room_events), [{**r, "at": at} for r in event_rows])
+                if conn.dialect.name == "postgresql":
+                    # Delivered at commit, and only then: every server's relay (see
+                    # `ghostdb.web.rooms.relay`) reads the room's new events from the log.
+                    payload = f"{room_id}:{new}"
+                    conn.execute(select(func.pg_notify(CHANNEL, payload)))
         except IntegrityError:
             # Rolled back already (the `with` ended on the exception): nothing was stored.
             raise Stale(
@@ -215,6 +222,11 @@ class RoomLog:
                 # A duplicate (room_id, v) here means the log is past the version the room
                 # row says: the key refuses it, and the whole transaction rolls back.
                 conn.execute(insert(room_events), [{**r, "at": at} for r in event_rows])
+                if conn.dialect.name == "postgresql":
+                    # Delivered at commit, and only then: every server's relay (see
+                    # `ghostdb.web.rooms.relay`) reads the room's new events from the log.
+                    payload = f"{room_id}:{new}"
+                    conn.execute(select(func.pg_notify(CHANNEL, payload)))
         except IntegrityError:
             raise _stale(room_id) from None
 
