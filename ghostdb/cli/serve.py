@@ -31,8 +31,16 @@ def serve(
             "any; repeat for more) [default: none].",
         ),
     ] = None,
+    address_caps: Annotated[
+        bool,
+        typer.Option(
+            help="Cap the rooms and sockets of one client address (off behind a proxy, "
+            "where every client has the proxy's address; the caps in all still hold)."
+        ),
+    ] = True,
 ) -> None:
-    """Serve the JSON API and the web page (read-only); Ctrl-C stops."""
+    """Serve the JSON API, the web page and the rooms (which are all it writes); Ctrl-C
+    stops."""
     try:
         from ghostdb import web  # FastAPI and uvicorn: only this command pays for them
     except ModuleNotFoundError as exc:
@@ -44,7 +52,7 @@ def serve(
             )
     with store_for(db) as store:
         check_can_listen(host, port)
-        web.serve(store, host, port, cors or ())
+        web.serve(store, host, port, cors or (), address_caps=address_caps)
 
 
 def check_can_listen(host: str, port: int) -> None:

@@ -145,11 +145,6 @@ class RoomLog:
                     conn.execute(insert(room_seats), seat_rows)
                 if event_rows:
                     conn.execute(insert(room_events), [{**r, "at": at} for r in event_rows])
-                if conn.dialect.name == "postgresql":
-                    # Delivered at commit, and only then: every server's relay (see
-                    # `ghostdb.web.rooms.relay`) reads the room's new events from the log.
-                    payload = f"{room_id}:{new}"
-                    conn.execute(select(func.pg_notify(CHANNEL, payload)))
         except IntegrityError:
             # Rolled back already (the `with` ended on the exception): nothing was stored.
             raise Stale(

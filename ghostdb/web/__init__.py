@@ -25,13 +25,21 @@ __all__ = ["create_app", "serve", "server_config"]
 
 
 def server_config(
-    store: Store, host: str = "127.0.0.1", port: int = 8000, cors: Sequence[str] = ()
+    store: Store,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    cors: Sequence[str] = (),
+    *,
+    address_caps: bool = True,
 ) -> uvicorn.Config:
     """uvicorn's settings for serving ``store`` (the browser tests serve with these too)."""
     import uvicorn
 
     return uvicorn.Config(
-        create_app(store, cors),
+        create_app(store, cors, address_caps=address_caps),
+        # A room's frames are at most 4 KiB (`ghostdb.web.rooms.limits.MAX_FRAME`): a
+        # bigger one is refused by the protocol, and one past this is never read whole.
+        ws_max_size=64 * 1024,
         host=host,
         port=port,
         log_level="warning",
@@ -42,7 +50,12 @@ def server_config(
 
 
 def serve(
-    store: Store, host: str = "127.0.0.1", port: int = 8000, cors: Sequence[str] = ()
+    store: Store,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    cors: Sequence[str] = (),
+    *,
+    address_caps: bool = True,
 ) -> None:
     """Serve ``store`` until Ctrl-C (or SIGTERM); the caller closes the store."""
     import uvicorn
@@ -55,7 +68,7 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     print(f"ghostdb: serving on http://{shown}:{port}/ (API docs at /docs; Ctrl-C stops)")
     store.warm()  # the first requests read from memory, not one disk page at a time
-    config = server_config(store, host, port, cors)
+    config = server_config(store, host, port, cors, address_caps=address_caps)
     config.load()  # imports the protocol and loop modules now, before the freeze
     # The ~85,000 objects of start-up (FastAPI, Pydantic, the routes) live as long as the
     # server.  Frozen, the collector never walks them again; unfrozen, each full collection

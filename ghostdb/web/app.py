@@ -1,9 +1,10 @@
 """The ASGI app: a read-only JSON API over a `Store`, and the page that plays through it.
 
 Every route makes one library call and returns what the library's `as_dict()` gives, so
-the API answers exactly what ``ghostdb … --json`` prints.  Nothing here writes.  Where
-calls run is `ghostdb.web.answers`'s business; the hot lookups also take a fast lane
-(`ghostdb.web.fastlane`) that wraps the FastAPI app and answers them before it.
+the API answers exactly what ``ghostdb … --json`` prints.  Nothing here writes but the
+rooms (`ghostdb.web.rooms`).  Where calls run is `ghostdb.web.answers`'s business; the
+hot lookups also take a fast lane (`ghostdb.web.fastlane`) that wraps the FastAPI app
+and answers them before it.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from ghostdb.web.models import (
     PositionBody,
     WhyBody,
 )
+from ghostdb.web.rooms import add_rooms
+from ghostdb.web.rooms.page import page_router
 
 MAX_TEXT = 100
 MAX_MOVES_TEXT = 2_000
@@ -221,15 +224,17 @@ def page_html(file: str) -> str:
     return body.replace(BOARDS_HERE, tags)
 
 
-def create_app(store: Store, cors: Sequence[str] = ()) -> Conventions:
+def create_app(store: Store, cors: Sequence[str] = (), *, address_caps: bool = True) -> Conventions:
     """The API and the page over an open ``store`` (which the caller closes): the FastAPI
     app inside the fast lane, inside the HTTP conventions (caching validators, and CORS
-    for the ``cors`` origins)."""
+    for the ``cors`` origins); rooms' caps by address unless ``address_caps`` is off."""
     answers = Answers(store)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()  # every unfinished room taken up from its log
         yield
+        await hub.stop()
         answers.close()
 
     app = FastAPI(
@@ -247,7 +252,9 @@ def create_app(store: Store, cors: Sequence[str] = ()) -> Conventions:
     add_play_routes(app, answers)
     add_plan_routes(app, answers)
     add_decisive_routes(app, answers)
+    hub = add_rooms(app, store, cors, address_caps=address_caps)  # the only routes that write
     add_page(app)
+    app.include_router(page_router)  # a room's link serves the page
     # Outside FastAPI rather than one of its middlewares: the hot requests then skip
     # Starlette's middleware stack too (about 7 µs of the 65 µs a lookup cost).
     return Conventions(FastLane(app, answers), answers, cors)

@@ -16,7 +16,9 @@ plan, a report or a comparison asked again is sent from memory, without a read o
 JSON made again.  The cache is the event loop's alone, so it takes no lock.
 
 CORS is off unless ``ghostdb serve --cors ORIGIN`` names the origins (``*`` for any) whose
-pages may read the API; the API only reads, so only GET and HEAD are allowed.
+pages may read the API; the API only reads, so only GET and HEAD are allowed, but for the
+rooms' routes (``/api/rooms``), which change with every move (never cached) and take a
+POST to make, join or rematch a room.  WebSockets pass through untouched.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ CACHE_BYTES = 64 * 2**20
 """The answers' bytes the server holds ready (its memory stays well under 500 MB)."""
 CACHE_ENTRY = 4 * 2**20
 """The largest answer held (a SuperDuperGhost solution's openings' plans: half a MB)."""
+ROOMS = "/api/rooms"
+"""The rooms' routes (`ghostdb.web.rooms`): live state, and the only POSTs."""
 
 
 class AnswerCache:
@@ -118,8 +122,12 @@ class Conventions:
             return
         extra = self.cors_headers(scope)
         method = scope["method"]
+        live = scope["path"] == ROOMS or scope["path"].startswith(ROOMS + "/")
         if method == "OPTIONS" and extra:  # a CORS preflight
-            await _respond(send, 204, extra + _preflight())
+            await _respond(send, 204, extra + _preflight(live))
+            return
+        if live:  # a room changes with every move: never cached (its routes say no-store)
+            await self.app(scope, receive, _with(send, extra))
             return
         if method not in ("GET", "HEAD"):
             await self.app(scope, receive, send)
@@ -169,10 +177,16 @@ class Conventions:
         await self.app(scope, receive, keeping)
 
 
-def _preflight() -> list[tuple[bytes, bytes]]:
+def _preflight(live: bool = False) -> list[tuple[bytes, bytes]]:
+    """A preflight's answer: the API reads (GET, HEAD); the rooms' routes also take a
+    POST of JSON (``live``)."""
+    if live:
+        methods, headers = b"GET, HEAD, POST", b"Content-Type"
+    else:
+        methods, headers = b"GET, HEAD", b"If-None-Match"
     return [
-        (b"access-control-allow-methods", b"GET, HEAD"),
-        (b"access-control-allow-headers", b"If-None-Match"),
+        (b"access-control-allow-methods", methods),
+        (b"access-control-allow-headers", headers),
         (b"access-control-max-age", str(PREFLIGHT_MAX_AGE).encode()),
     ]
 
