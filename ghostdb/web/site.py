@@ -29,7 +29,7 @@ from ghostdb.store import Store
 from ghostdb.web.app import PAGE_HEADERS, WALK_LIMIT, page_html
 from ghostdb.web.library import catalogue
 
-PAGE_FILES = ("app.js", "render.js", "panels.js", "app.css")
+PAGE_FILES = ("app.js", "render.js", "panels.js", "rooms.js", "app.css")
 """The page's own files (index.html aside), copied as the server sends them."""
 OFFLINE_SCRIPTS = ("pack.js", "games.js", "offline.js")
 """Loaded before ``app.js``, in this order (deferred scripts run in document order)."""

@@ -388,7 +388,7 @@ function setupFromForm() {
 
 function showTab(name) {
   for (const tab of document.querySelectorAll(".tab")) tab.setAttribute("aria-pressed", String(tab.dataset.tab === name));
-  for (const id of ["play", "explore", "puzzles", "tables"]) $(`#${id}`).hidden = id !== name;
+  for (const id of ["play", "explore", "puzzles", "tables", "friends"]) $(`#${id}`).hidden = id !== name;
   if (name === "play" && game.name) saveState();  // the address bar shows the game again
 }
 
@@ -429,6 +429,7 @@ async function main() {
     catalogue.solutions = stored.solutions;
     catalogue.games = games;
   } catch (error) { notice(`Cannot read the store: ${error.message}`); return; }
+  if (typeof roomsStart === "function" && roomsStart()) return;  // /rooms/ID: the room alone (rooms.js)
   if (!solved().length) {
     notice("Nothing is solved yet: run `ghostdb ingest …` and `ghostdb solve …`, then reload.");
     return;
