@@ -10,7 +10,7 @@ from ghostdb.cli.group import app
 
 # isort: off
 from ghostdb.cli import dictionaries, solving, world, lookups, packs, exports  # noqa: F401
-from ghostdb.cli import reports, playing, serve, schema  # noqa: F401
+from ghostdb.cli import reports, playing, serve, schema, join  # noqa: F401
 # isort: on
 
 __all__ = ["app"]
