@@ -630,3 +630,59 @@ def test_a_plan_reads_the_same_on_every_surface(tmp_path: Path) -> None:
     assert set(seen) == {(r, p) for r in ("ghost/3", "ghost/4") for p in (0, 1)}
     assert all(len(v) == 1 for v in seen.values()), seen
     assert ("ghost/3", 0) in seen and next(iter(seen["ghost/3", 0]))[1] == "1 lost"
+
+
+# -- a room -------------------------------------------------------------------------------------
+
+
+@EVERY_GAME
+def test_every_game_plays_a_room_to_its_end(db: Path, tmp_path: Path, game: type[Game]) -> None:
+    """A person (through the room's socket, as any client) against the optimal computer,
+    one life: moves picked from the stored lookup until the match ends with its game."""
+    import sqlite3
+
+    from test_room_sockets import Socket, served
+
+    copy = tmp_path / "rooms.db"  # rooms write: the module's database stays as it is
+    with sqlite3.connect(db) as src, sqlite3.connect(copy) as dst:
+        src.backup(dst)
+    name = name_of(game)
+    with served(copy) as (client, _hub), open_store(str(copy), create=False) as store:
+        made = client.post(
+            "/api/rooms",
+            json={
+                "name": name,
+                "seats": ["human", "optimal"],
+                "lives": 1,
+                "clock": None,
+                "player": "Ann",
+            },
+        )
+        assert made.status_code == 201, made.text
+        room = made.json()
+        solution = store.solution(name)
+        ann = Socket(client, room["room"])
+        state = ann.hello(room["token"])["state"]
+        order, turn = state["round"]["seats"], state["round"]["turn"]
+        position = state["round"]["position"]
+        for _ in range(200):
+            plays = solution.lookup(position).plays if turn == 0 else ()
+            if plays:  # none at the game's end: its round_over is on its way
+                play = next((p for p in plays if not p.is_final), plays[0])
+                ann.send(op="move", move=play.move)
+                turn = None  # until the move comes back
+            message = ann.next()
+            assert message["type"] != "error", message
+            if message["type"] == "moved":
+                position = message["position"]
+                turn = order[(order.index(message["seat"]) + 1) % len(order)]
+            elif message["type"] == "round_over":
+                turn = None
+            elif message["type"] == "match_over":
+                break
+        else:
+            pytest.fail(f"{game.name}: the room's match did not end")
+        record = client.get(f"/api/rooms/{room['room']}/record").json()
+        assert record["status"] == "over" and record["rounds"]
+        assert record["rounds"][-1]["verdicts"], "every round is graded"
+        ann.close()
