@@ -273,11 +273,18 @@ def _answer(
     if not isinstance(word, str) or len(word) > MAX_WORD:
         raise Refused("bad_message", f"a word is a text of at most {MAX_WORD} letters")
     said = unicodedata.normalize("NFC", word.strip()).lower()  # as stored words are
-    valid = bool(said) and judge.game.can_become(rnd.position, said) and judge.is_word(said)
+    valid = answers(judge, rnd.position, said)
     loser = rnd.challenger if valid else seat
     assert loser is not None
     answered = {"type": "answered", "seat": seat, "word": said, "valid": valid, **ref}
     return [answered, *_over(state, judge, [loser], "challenge", answered)]
+
+
+def answers(judge: Judge, position: str, word: str) -> bool:
+    """The ruling on a challenge: whether ``word`` (as said) is a word of the dictionary
+    that ``position`` can still become.  A string test and one indexed lookup: never a
+    scan of the word list (the round's verdicts are worked out after it)."""
+    return bool(word) and judge.game.can_become(position, word) and judge.is_word(word)
 
 
 # -- the end of a round --------------------------------------------------------------------------
@@ -405,6 +412,7 @@ __all__ = [
     "MOVE",
     "Judge",
     "Refused",
+    "answers",
     "decide",
     "join",
     "new_room",
