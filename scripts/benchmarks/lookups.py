@@ -1,0 +1,133 @@
+"""Lookups of the word list's stored Ghost/3: the Python API's rate one at a time and a
+thousand at a time, and the start-up of `ghostdb lookup NAME gho` as a fresh process
+side by side with a bare Python process that imports SQLAlchemy and reads the same row
+with sqlite3 (the start-up ratio)."""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from typing import Any
+
+from .runner import (
+    GHOST,
+    Bench,
+    Row,
+    Task,
+    at_least,
+    child,
+    ghostdb,
+    rate,
+    run,
+    side_by_side,
+    versus,
+)
+
+LOOKUP_PAIRS = 21  # a fresh process varies by a tenth: the start-up ratio's median of more
+
+BARE_READ = """\
+import sqlite3, sys
+import sqlalchemy
+db, solution, fragment = sys.argv[1:]
+with sqlite3.connect(db) as con:
+    row = con.execute(
+        "SELECT * FROM positions WHERE solution_id = ? AND fragment = ?", (int(solution), fragment)
+    ).fetchone()
+sys.exit(row is None)
+"""
+
+
+def api_lookups(bench: Bench, db: str, name: str, label: str, limit: float) -> list[Row]:
+    """Lookups of random reachable fragments (with their plays) through the Python API:
+    one at a time (`Solution.lookup`) and a thousand at a time (`Solution.lookup_many`),
+    both against ``limit``."""
+    data, _ = child("lookups", db, name, bench.lookups)
+    note = (
+        f"median of 3 rounds of {bench.lookups:,} random fragments "
+        f"of {data['reachable']:,} reachable"
+    )
+    rows = [
+        at_least(f"{label}, one at a time", data["rate"], limit, rate, note),
+        at_least(f"{label}, 1,000 at a time", data["batch_rate"], limit, rate, "lookup_many"),
+    ]
+    if "round_trip" in data:
+        rows.append(Row(f"{label}: one round trip (SELECT 1)", rate(data["round_trip"])))
+    return rows
+
+
+def lookups(bench: Bench) -> list[Row]:
+    """The API's rate, and the command's start-up against a bare Python process."""
+    db, name = bench.enable_db, bench.name
+    solution = str(child("solution", db, name, GHOST)[0]["id"])
+    a, b = side_by_side(
+        lambda: run(ghostdb("lookup", name, "gho", "--db", db)),
+        lambda: run([sys.executable, "-c", BARE_READ, db, solution, "gho"]),
+        LOOKUP_PAIRS,
+    )
+    return [
+        *api_lookups(bench, db, name, f"{name} lookups through the Python API", 100_000),
+        *versus(
+            f"`ghostdb lookup {name} gho`",
+            ("a fresh process", a),
+            ("bare Python: import SQLAlchemy, read the row with sqlite3", b),
+            1.2,
+        ),
+    ]
+
+
+# -- the child's side ----------------------------------------------------------------------
+
+
+def task_solution(db: str, name: str, key: str) -> dict[str, Any]:
+    from ghostdb import open_store
+
+    with open_store(db, create=False) as store:
+        (info,) = (s for s in store.solutions(name) if s.rules == key and s.status == "complete")
+    return {"id": info.id}
+
+
+def task_lookups(db: str, name: str, count: str) -> dict[str, Any]:
+    """Random reachable fragments: prefixes of game words up to the first word they hold."""
+    import random
+
+    from ghostdb import Rules, open_store
+
+    rules = Rules()
+    with open_store(db, create=False) as store:
+        words = set(store.words(name, rules.min_length))
+        reachable = set()
+        for word in words:
+            for end in range(len(word) + 1):
+                reachable.add(word[:end])
+                if word[:end] in words:
+                    break
+        sample = random.Random(0).choices(sorted(reachable), k=int(count))
+        solution = store.solution(name, rules)
+        solution.lookup()  # the one warm-up
+        rates, batch_rates = [], []
+        for _ in range(3):
+            start = time.perf_counter()
+            for fragment in sample:
+                solution.lookup(fragment)
+            rates.append(len(sample) / (time.perf_counter() - start))
+            start = time.perf_counter()
+            for lo in range(0, len(sample), 1000):
+                solution.lookup_many(sample[lo : lo + 1000])
+            batch_rates.append(len(sample) / (time.perf_counter() - start))
+        found = {
+            "rate": statistics.median(rates),
+            "batch_rate": statistics.median(batch_rates),
+            "reachable": len(reachable),
+        }
+        if store.engine.dialect.name == "postgresql":  # what one lookup cannot beat
+            with store.engine.connect() as conn:
+                driver = conn.connection.driver_connection
+                start = time.perf_counter()
+                for _ in range(20_000):
+                    driver.execute("SELECT 1").fetchall()
+                found["round_trip"] = 20_000 / (time.perf_counter() - start)
+    return found
+
+
+TASKS: dict[str, Task] = {"solution": task_solution, "lookups": task_lookups}
