@@ -185,7 +185,7 @@ def test_commands_are_made_when_looked_up() -> None:
     group = typer.main.get_command(app)
     commands = group.commands  # type: ignore[attr-defined]
     assert list(commands)[:4] == ["ingest", "dictionaries", "games", "solve"]
-    assert list(commands)[-3:] == ["serve", "export", "db"] and len(commands) == 24
+    assert list(commands)[-4:] == ["serve", "join", "export", "db"] and len(commands) == 25
     assert "lookup" in commands and "bogus" not in commands
     assert commands.get("bogus") is None
     assert commands["lookup"] is commands["lookup"]
