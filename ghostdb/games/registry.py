@@ -9,11 +9,12 @@ the store find it here.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import Enum
 from functools import cache
 from typing import Any
 
 from ghostdb.errors import BadMove
-from ghostdb.games.base import Game, Option, RuleSet
+from ghostdb.games.base import Game, Option, RuleSet, Spelling
 from ghostdb.games.chopsticks import Chopsticks
 from ghostdb.games.connectfour import ConnectFour
 from ghostdb.games.ghost import GhostGame
@@ -23,6 +24,8 @@ GAMES: tuple[type[Game], ...] = (GhostGame, Chopsticks, TicTacToe, ConnectFour)
 """Every game, the word game first (the page opens on it)."""
 
 _BY_NAME = {game.name: game for game in GAMES}
+RULE_TYPES = tuple(game.rules_type for game in GAMES)
+"""Every game's rule-set type."""
 WORD_GAME: type[Game] = next(game for game in GAMES if game.word_game)
 """The game played over a stored dictionary."""
 STANDALONE = frozenset(game.name for game in GAMES if not game.word_game)
@@ -54,9 +57,10 @@ def all_options() -> dict[str, Option]:
     return found
 
 
-def rules_from_options(name: str, **options: Any) -> RuleSet:
-    """The rule set of ``name``'s game from options by name (None: not given)."""
-    return played_as(name).make_rules(**options)
+def rules_from_options(name: str, *, spelling: Spelling = "flag", **options: Any) -> RuleSet:
+    """The rule set of ``name``'s game from options by name (None: not given); messages
+    name the options as ``spelling`` says (see `Game.make_rules`)."""
+    return played_as(name).make_rules(spelling=spelling, **options)
 
 
 @cache
@@ -81,6 +85,34 @@ def game_of(rules: RuleSet, alphabet: str = "") -> Game:
     if game.word_game:
         return game(rules, alphabet)  # type: ignore[call-arg]
     return game(rules)
+
+
+def rules_given(name: str, rules: RuleSet | str | None) -> RuleSet:
+    """The rule set ``rules`` means for ``name``'s game, as a caller gives it: a rule set;
+    its label, as every surface prints it (``superduper/3``, ``ghost/3/misere``); a
+    choice of the game's (a Ghost variant, ``superduper``, the other options at their
+    defaults, as the API's ``rules=`` takes it); or None, the default rules.  BadMove (one
+    line) for text that names no rule set or rules of another game, TypeError for a value
+    that is none of these."""
+    if rules is None:
+        return default_rules(name)
+    game = played_as(name)
+    if isinstance(rules, Enum):  # a variant itself, Variant.SUPERDUPER
+        rules = rules.value
+    if isinstance(rules, str):
+        text = rules.strip().lower()
+        choice = next((o for o in game.options if text in o.choices), None)
+        if choice is not None:
+            return game.make_rules(spelling="keyword", **{choice.name: text})
+        rules = parse_rules(text)
+    elif not isinstance(rules, RULE_TYPES):
+        example = default_rules(name).key
+        raise TypeError(
+            f"rules are a rule set, such as {game.rules_type.__name__}(), or its label, "
+            f"such as {example!r}, not {rules!r}"
+        )
+    check_rules(name, rules)
+    return rules
 
 
 def check_rules(name: str, rules: RuleSet) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ghostdb.errors import BadFragment, DeadFragment, GhostdbError
+from ghostdb.games.base import listed
 from ghostdb.games.registry import game_of, parse_rules
 from ghostdb.pack.block import Block, decode_block
 from ghostdb.pack.format import (
@@ -187,7 +188,7 @@ class Pack:
     def record_many(self, keys: Sequence[str]) -> list[Record | None]:
         """`record` of each (canonical) key, in order: read in key order, so that a
         batch reads each block it touches once."""
-        raws = [k.encode() for k in keys]
+        raws = _encoded(keys)
         found: list[Record | None] = [None] * len(raws)
         for i in sorted(range(len(raws)), key=raws.__getitem__):
             found[i] = self._record_of(raws[i])
@@ -201,10 +202,11 @@ class Pack:
         blocks side by side (`_Joined`, made again when more blocks join it).  The keys
         in other blocks step through those blocks' runs all at once
         (`ghostdb.pack.search`): a block read for only a few keys is not decoded whole,
-        which would cost more than the finds."""
+        which would cost more than the finds.  TypeError for a key that is not text, or
+        one text in place of the list."""
         import numpy as np
 
-        raws = [k.encode() for k in keys]
+        raws = _encoded(keys)
         found = Values(np.full(len(raws), -1, np.int8), np.full(len(raws), -1, np.int32))
         if not raws:
             return found
@@ -347,9 +349,9 @@ class Pack:
         """The position as ``ghostdb lookup`` answers it (the start when empty): its
         outcome, game length, best move and every legal move with its own values.
         BadFragment for text that is no position of the game, DeadFragment for one the
-        pack does not hold."""
+        pack does not hold, TypeError for a position that is not text."""
         game = self.game
-        key = game.clean_key(position) if position else game.start()
+        key = game.key_of(position)
         head = self.record(key)
         if head is None:
             raise DeadFragment(
@@ -364,11 +366,22 @@ class Pack:
         return position_from_rows(self.name, game, key, rows, candidates, derive_best=True)
 
     def probe_many(self, positions: Sequence[str]) -> list[Position | GhostdbError]:
-        """`probe` of each, in order: a Position, or the error that position gives."""
+        """`probe` of each, in order: a Position, or the error that position gives
+        (TypeError, raised, for a position that is not text or one text in place of the
+        list)."""
         found: list[Position | GhostdbError] = []
-        for position in positions:
+        for position in listed(positions, self.game.position_noun):
             try:
                 found.append(self.probe(position))
             except (BadFragment, DeadFragment) as exc:
                 found.append(exc)
         return found
+
+
+def _encoded(keys: Sequence[str]) -> list[bytes]:
+    """Each key's bytes; TypeError (one line) for a key that is not text."""
+    try:
+        return [k.encode() for k in listed(keys, "key")]
+    except AttributeError:
+        bad = next(k for k in keys if not isinstance(k, str))
+        raise TypeError(f"a key is text, not {bad!r}") from None

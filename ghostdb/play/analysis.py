@@ -138,11 +138,13 @@ def analyse(
     if len(moves) > MAX_MOVES:
         raise BadMove(f"a game of {len(moves)} moves: at most {MAX_MOVES} are analysed")
     players = getattr(game.rules, "players", 2)
-    pos = lookup(game.clean_key(start) if start else game.start())
+    pos = lookup(game.key_of(start))
     origin = pos.fragment
     reviews: list[Review] = []
     first = pos.to_move or 0
     for number, text in enumerate(moves, 1):
+        if not isinstance(text, str):
+            raise TypeError(f"move {number} is {text!r}: a move is text, as play prints it")
         where = f"move {number} ({text.strip()!r})"
         if pos.is_final or not pos.plays or (reviews and reviews[-1].ends):
             raise BadMove(f"{where}: the game was already over at {game.label(pos.fragment)}")

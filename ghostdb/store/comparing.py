@@ -93,8 +93,8 @@ def compare(
     open_solution: Opener,
     a: str,
     b: str,
-    rules: RuleSet | None,
-    vs_rules: RuleSet | None,
+    rules: RuleSet | str | None,
+    vs_rules: RuleSet | str | None,
     examples: int,
     compute: bool | None = None,
 ) -> Comparison:

@@ -66,10 +66,10 @@ class Handle:
 
     def lookup(self, position: str = "") -> Position:
         """The stored position (the start when empty) with its plays; raises BadFragment,
-        DeadFragment (no such position), NotSolved."""
+        DeadFragment (no such position), TypeError (a position that is not text),
+        NotSolved."""
         ref = self.ref
-        game = ref.game
-        key = game.clean_key(position) if position else game.start()
+        key = ref.game.key_of(position)
         found = self.lookups.read(self.name, ref, key)
         if found is None:  # not a position, or the solution was republished meanwhile
             ref = self.refresh()
@@ -82,10 +82,10 @@ class Handle:
         """`lookup` of each position, in order, None for one that is not stored; all read
         in one snapshot (a solution published meanwhile is seen by all or none) and
         faster than one at a time: on PostgreSQL a round trip serves a thousand.  Raises
-        BadFragment (a position the game cannot have), NotSolved."""
+        BadFragment (a position the game cannot have), TypeError (a position that is not
+        text, or one text in place of the list), NotSolved."""
         ref = self.ref
-        game = ref.game
-        keys = [game.clean_key(p) if p else game.start() for p in positions]
+        keys = ref.game.keys_of(positions)
         found = self.lookups.read_many(self.name, ref, keys)
         if None in found and self.refresh().id != ref.id:  # republished meanwhile
             found = self.lookups.read_many(self.name, self.ref, keys)

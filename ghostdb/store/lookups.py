@@ -296,12 +296,11 @@ class Lookups:
         return found
 
 
-def checked_rules(name: str, rules: RuleSet | None) -> RuleSet:
-    """The given rules, checked against ``name``'s game, or that game's default."""
-    if rules is None:
-        return g.default_rules(name)
-    g.check_rules(name, rules)
-    return rules
+def checked_rules(name: str, rules: RuleSet | str | None) -> RuleSet:
+    """The given rules (a rule set, or its label such as ``superduper/3``: see
+    `ghostdb.games.registry.rules_given`), checked against ``name``'s game, or that
+    game's default."""
+    return g.rules_given(name, rules)
 
 
 def subject(conn: Connection, name: str) -> tuple[str, int | None]:

@@ -202,7 +202,7 @@ def _strategist(solution: Handle, player: int | None) -> int:
     if player is None:
         player = solution.openings().winner
     if player not in (0, 1):
-        raise BadMove(f"a plan is for player 0 or 1, not {player}")
+        raise BadMove(f"a plan is for player 0 or 1, not {player!r}")
     return player
 
 

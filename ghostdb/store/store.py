@@ -136,25 +136,31 @@ class Store:
 
     # -- one solution ------------------------------------------------------------------------
 
-    def solution(self, name: str, rules: RuleSet | None = None) -> Solution:
+    def solution(self, name: str, rules: RuleSet | str | None = None) -> Solution:
         """The published solution of ``name`` (a dictionary or a game) under ``rules``
-        (default: the game's default rules), as a handle; raises UnknownDictionary,
-        BadMove (rules of another game), NotSolved."""
-        found = self._solutions.get((name, rules))
+        (default: the game's default rules), as a handle.  ``rules`` is a rule set or
+        its label as every answer prints it (``superduper/3``: a `Position`'s ``rules``),
+        or a Ghost variant's name (``superduper``: its other options at their defaults).
+        Raises UnknownDictionary, BadMove (rules of another game, or text that names
+        none), TypeError (rules that are neither), NotSolved."""
+        from ghostdb.store.lookups import checked_rules
+
+        checked = checked_rules(name, rules)
+        found = self._solutions.get((name, checked))
         if found is None:
-            from ghostdb.store.lookups import checked_rules
             from ghostdb.store.solution import Solution
 
-            checked = checked_rules(name, rules)
             ref = self.lookups.ref(name, checked)  # raises if it is not there
             found = Solution(self.engine, self.lookups, name, checked, ref, writable=self.writable)
-            self._solutions[(name, rules)] = found
+            self._solutions[(name, checked)] = found
         return found
 
     def rules_for(self, name: str, **options: Any) -> RuleSet:
-        """The rule set of ``name``'s game from command-line style options (None: not
-        given; see `ghostdb.games.registry.rules_from_options`)."""
-        return g.rules_from_options(name, **options)
+        """The rule set of ``name``'s game from its rule options by keyword (None: not
+        given), e.g. ``rules_for("enable1", variant="superduper", min_length=4)``; BadMove
+        (one line, naming the keywords) for an option of another game or a value out of
+        range.  See `ghostdb.games.registry.rules_from_options`."""
+        return g.rules_from_options(name, spelling="keyword", **options)
 
     # -- dictionaries ------------------------------------------------------------------------
 
@@ -216,28 +222,38 @@ class Store:
     def solve(
         self,
         name: str,
-        rules: RuleSet | None = None,
+        rules: RuleSet | str | None = None,
         *,
         force: bool = False,
         progress: ProgressFn | None = None,
     ) -> SolveResult:
         """Solve ``name`` (a dictionary, or a game such as ``chopsticks``) under ``rules``
-        (default: the game's standard rules) and publish it; a no-op if solved, unless
-        ``force``.  ``progress(stage, done, total)`` is called as the job advances.
+        (default: the game's standard rules; a label such as ``superduper/3`` will do, as
+        for `solution`) and publish it; a no-op if solved, unless ``force``.
+        ``progress(stage, done, total)`` is called as the job advances.
         """
         from ghostdb.store import jobs  # numpy and the solvers: only solving needs them
+        from ghostdb.store.lookups import checked_rules
 
-        rules = self.rules_for(name) if rules is None else rules
+        rules = checked_rules(name, rules)
         return jobs.run_solve(self.engine, name, rules, force=force, progress=progress)
 
     def solve_many(
-        self, name: str, rule_sets: Sequence[RuleSet], *, jobs: int = 1, force: bool = False
+        self,
+        name: str,
+        rule_sets: Sequence[RuleSet | str],
+        *,
+        jobs: int = 1,
+        force: bool = False,
     ) -> Iterator[tuple[RuleSet, SolveResult]]:
-        """Solve several rule sets of ``name``, in ``jobs`` worker processes that write to
-        this same store (SQLite queues their writes; PostgreSQL takes them in parallel).
-        Yields each rule set with its result as it finishes, the costliest started first."""
+        """Solve several rule sets of ``name`` (or their labels), in ``jobs`` worker
+        processes that write to this same store (SQLite queues their writes; PostgreSQL
+        takes them in parallel).  Yields each rule set with its result as it finishes,
+        the costliest started first."""
         from ghostdb.store import jobs as solve_jobs
+        from ghostdb.store.lookups import checked_rules
 
+        rule_sets = [checked_rules(name, rules) for rules in rule_sets]
         if jobs <= 1 or len(rule_sets) <= 1:
             for rules in rule_sets:
                 yield rules, self.solve(name, rules, force=force)
@@ -276,19 +292,23 @@ class Store:
 
         return schedule.run(self.engine, tasks, jobs, force=force, verify=verify, progress=progress)
 
-    def pack(self, name: str, rules: RuleSet | None, path: Path) -> tuple[int, int]:
+    def pack(
+        self, name: str, rules: RuleSet | str | None, path: str | os.PathLike[str]
+    ) -> tuple[int, int]:
         """Write the published solution of ``name`` under ``rules`` to a pack file at
         ``path`` (see `ghostdb.pack`), whole or not at all; (positions, bytes)."""
         from ghostdb.store.packing import pack_solution
 
-        return pack_solution(self.solution(name, rules), path)
+        return pack_solution(self.solution(name, rules), Path(path))
 
-    def export_parquet(self, name: str, rules: RuleSet | None, folder: Path) -> tuple[Path, int]:
+    def export_parquet(
+        self, name: str, rules: RuleSet | str | None, folder: str | os.PathLike[str]
+    ) -> tuple[Path, int]:
         """Write the published solution of ``name`` under ``rules`` as Parquet to
         ``folder/NAME/RULES.parquet`` (see `ghostdb.store.exporting`); (the file, rows)."""
         from ghostdb.store.exporting import export_solution
 
-        return export_solution(self.solution(name, rules), folder)
+        return export_solution(self.solution(name, rules), Path(folder))
 
     def check_pack(self, pack: Pack, name: str | None = None) -> list[str]:
         """Where ``pack`` disagrees with the stored solution of its name and rule set (or
@@ -304,7 +324,11 @@ class Store:
         return jobs.job_list(self.engine, name)
 
     def verify(
-        self, name: str | None = None, rules: RuleSet | None = None, *, every: bool = False
+        self,
+        name: str | None = None,
+        rules: RuleSet | str | None = None,
+        *,
+        every: bool = False,
     ) -> list[Verdict]:
         """Verify published solutions (see `ghostdb.store.verify`): of the whole store when
         ``name`` is None, else every one of ``name`` (``every``) or the one of ``rules``
@@ -345,7 +369,7 @@ class Store:
         return reports.catalogue(self.engine)
 
     def why(
-        self, a: str, b: str, rules: RuleSet | None = None, *, compute: bool | None = None
+        self, a: str, b: str, rules: RuleSet | str | None = None, *, compute: bool | None = None
     ) -> WhyDiffer:
         """Why ``a`` and ``b`` (two dictionaries, one rule set of plain Ghost) differ at
         the start: the fewest words only in ``a`` to delete and only in ``b`` to add
@@ -353,8 +377,9 @@ class Store:
         on the first request and kept (``compute=False``, by default when the store is
         read-only: NotWorkedOut instead)."""
         from ghostdb.store import decisive
+        from ghostdb.store.lookups import checked_rules
 
-        chosen = self.rules_for(a) if rules is None else rules
+        chosen = checked_rules(a, rules)
         compute = self.writable if compute is None else compute
         return decisive.why(self.solution, a, b, chosen, compute)
 
@@ -362,8 +387,8 @@ class Store:
         self,
         a: str,
         b: str | None = None,
-        rules: RuleSet | None = None,
-        vs_rules: RuleSet | None = None,
+        rules: RuleSet | str | None = None,
+        vs_rules: RuleSet | str | None = None,
         *,
         examples: int = 10,
         compute: bool | None = None,

@@ -67,7 +67,7 @@ from ghostdb.wordlists import content_sha256
 
 
 def verify_store(
-    engine: Engine, name: str | None, rules: RuleSet | None, every: bool
+    engine: Engine, name: str | None, rules: RuleSet | str | None, every: bool
 ) -> list[Verdict]:
     """Verify published solutions, read in one snapshot: of the whole store when ``name``
     is None, else every one of ``name`` (``every``) or the one of ``rules`` (default: the

@@ -78,7 +78,7 @@ def strategy(
         ref = solution.ref
         player = start.winner if player is None else player
         if player not in (0, 1):
-            raise BadMove(f"a plan is for player 0 or 1, not {player}")
+            raise BadMove(f"a plan is for player 0 or 1, not {player!r}")
         if not start.reachable:
             raise DeadFragment(
                 f"{start.fragment!r} cannot arise in a game (a shorter fragment is already a "

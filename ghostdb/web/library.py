@@ -14,7 +14,13 @@ from typing import Any
 
 from ghostdb.errors import BadMove, NotForThisGame
 from ghostdb.games.base import Option, RuleSet
-from ghostdb.games.registry import all_options, check_rules, game_of, parse_rules
+from ghostdb.games.registry import (
+    all_options,
+    check_rules,
+    game_of,
+    parse_rules,
+    rules_from_options,
+)
 from ghostdb.store import Store
 
 MAX_RULES = 40
@@ -57,11 +63,13 @@ def rules_for(store: Store, name: str, rules: str | None = None, **options: Any)
         if value is not None
         and not (PARAMETERS[key].type is bool and value == PARAMETERS[key].default)
     }
+    # The messages name the command line's flags, as the API documents its parameters
+    # beside them (a script's `Store.rules_for` names Python's keywords instead).
     if rules is None:
-        return store.rules_for(name, **given)
+        return rules_from_options(name, spelling="flag", **given)
     choice = CHOICES.get(rules.lower())
     if choice is not None:
-        return store.rules_for(name, **given, **{choice.name: rules.lower()})
+        return rules_from_options(name, spelling="flag", **given, **{choice.name: rules.lower()})
     if given:
         raise BadMove(
             f"rules={rules} already names a whole rule set: leave out {next(iter(given))}, "

@@ -25,6 +25,7 @@ order breaks ties between equally good moves, so results are deterministic.
 from __future__ import annotations
 
 import enum
+import operator
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -136,6 +137,20 @@ class Rules:
     game: ClassVar[str] = "ghost"
 
     def __post_init__(self) -> None:
+        # A variant may be given by its name (``Rules(variant="superduper")``), as every
+        # surface prints it; the rule set keeps the Variant.
+        if not isinstance(self.variant, Variant):
+            object.__setattr__(self, "variant", _variant(self.variant))
+        for field in ("min_length", "players"):
+            value = getattr(self, field)
+            try:
+                object.__setattr__(self, field, operator.index(value))
+            except TypeError:
+                raise TypeError(f"{field} is a whole number, not {value!r}") from None
+        if not isinstance(self.misere, bool):
+            if self.misere not in (0, 1):
+                raise TypeError(f"misere is True or False, not {self.misere!r}")
+            object.__setattr__(self, "misere", bool(self.misere))
         if self.min_length < 1:
             raise BadMove(f"minimum word length must be at least 1, not {self.min_length}")
         if not 2 <= self.players <= MAX_PLAYERS:
@@ -248,6 +263,18 @@ class Rules:
             if move.apply(before) == after:
                 return move.notation(self.variant)
         raise BadMove(f"no single move turns {before!r} into {after!r}")
+
+
+def _variant(value: object) -> Variant:
+    """The Variant of its name (``superduper``, any case); BadMove for a name that is no
+    variant's, TypeError for a value that is no name."""
+    names = ", ".join(v.value for v in Variant)
+    if not isinstance(value, str):
+        raise TypeError(f"variant is a Variant or its name ({names}), not {value!r}")
+    try:
+        return Variant(value.strip().lower())
+    except ValueError:
+        raise BadMove(f"{value!r} is not a Ghost variant: the variants are {names}") from None
 
 
 STANDARD_VARIANTS = (Variant.GHOST, Variant.SUPER, Variant.SUPERDUPER)
