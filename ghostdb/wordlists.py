@@ -47,7 +47,7 @@ MAX_WORD_LETTERS = 64
 """Longer words are left out: the longest real ones (Welsh place names) have 58 letters."""
 
 LEFT_OUT_TOO_LONG = f"words longer than {MAX_WORD_LETTERS} letters"
-LEFT_OUT_NON_LETTERS = "non-letter characters"
+LEFT_OUT_NON_LETTERS = "words with non-letter characters"
 LEFT_OUT_PROPER = "proper nouns and acronyms"
 LEFT_OUT_CAPITALISED = "capitalised words"
 """The kind used instead of LEFT_OUT_PROPER when the capitals look like ordinary words."""

@@ -22,7 +22,7 @@ def test_ingest_reports_what_it_kept(tmp_path: Path) -> None:
     assert code == 0
     assert "stored mixed: 4 words from mixed.txt" in out
     assert "left out: 2 proper nouns and acronyms (e.g. 'Boston', 'NATO')" in out
-    assert "left out: 2 non-letter characters (e.g. \"isn't\", 'x-ray')" in out
+    assert "left out: 2 words with non-letter characters (e.g. \"isn't\", 'x-ray')" in out
     code, out, _ = run("ingest", str(OWN_WORDLISTS / "mixed.txt"), db=db)
     assert code == 0 and "nothing to do" in out
 
