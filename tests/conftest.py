@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -47,6 +50,43 @@ def reset_postgres(url: str) -> None:
         engine.dispose()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist, give each worker its own scratch PostgreSQL database.
+
+    The server tests drop and recreate every ghostdb table of GHOSTDB_TEST_POSTGRES_URL's
+    database; two workers sharing one would drop each other's tables mid-test.  Each worker
+    (gw0, gw1, ...) uses ``<database>_<worker>`` on the same server instead, created here
+    when missing, before any test module reads the variable.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    url = os.environ.get("GHOSTDB_TEST_POSTGRES_URL")
+    if worker and url:
+        os.environ["GHOSTDB_TEST_POSTGRES_URL"] = worker_database(url, worker)
+
+
+def worker_database(url: str, worker: str) -> str:
+    """The URL of ``url``'s database with ``_<worker>`` appended, created if missing."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    base = make_url(url)
+    name = f"{base.database}_{worker}"
+    engine = create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            found = conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name})
+            if found.first() is None:
+                conn.execute(text(f'CREATE DATABASE "{name}"'))
+    except Exception as exc:
+        raise pytest.UsageError(
+            f"cannot create the PostgreSQL database {name} for the test worker {worker} "
+            f"({exc.__class__.__name__}: {exc}); run the tests serially with -n 0"
+        ) from exc
+    finally:
+        engine.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
+
+
 def shared_list(name: str) -> Path:
     """A real word list beside the project; fail (not skip) if it is missing."""
     path = SHARED_WORDLISTS / name
@@ -88,14 +128,60 @@ def dump(db_path: Path) -> list[str]:
         return list(conn.iterdump())
 
 
+def copy_db(source: Path, target: Path) -> None:
+    """SQLite's online backup of ``source`` into ``target`` (its write-ahead log included)."""
+    with (
+        contextlib.closing(sqlite3.connect(source)) as src,
+        contextlib.closing(sqlite3.connect(target)) as dst,
+    ):
+        src.backup(dst)
+
+
+def built_once(factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
+    """A database of this worker's own that ``build(path)`` filled, built once a test run.
+
+    Under pytest-xdist the first worker that asks builds it in the run's temporary folder,
+    which the workers share (the others wait for it, under a lock), and every worker gets
+    a copy of its own to open and write to; in a single process it is built in place.
+    """
+    own = factory.mktemp(name) / "ghost.db"
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): each worker builds its own
+        fcntl = None
+    if not os.environ.get("PYTEST_XDIST_WORKER") or fcntl is None:
+        build(own)
+        return own
+    shared = factory.getbasetemp().parent / f"built-once-{name}"
+    shared.mkdir(exist_ok=True)
+    done = shared / "built"  # holds the path of the database, once it is whole
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not done.exists():
+            built = Path(tempfile.mkdtemp(dir=shared)) / "ghost.db"  # a failed try's aside
+            build(built)
+            done.write_text(str(built))
+    copy_db(Path(done.read_text()), own)
+    return own
+
+
 @pytest.fixture(scope="session")
-def solved_enable1(tmp_path_factory: pytest.TempPathFactory, enable1: Path) -> Iterator[Store]:
+def solved_enable1_db(tmp_path_factory: pytest.TempPathFactory, enable1: Path) -> Path:
+    """The database of solved_enable1: solved once a test run (see built_once)."""
+
+    def build(path: Path) -> None:
+        with open_store(str(path)) as s:
+            s.ingest(enable1)
+            s.solve("enable1", Rules(min_length=3))
+            s.solve("enable1", Rules(min_length=4))
+
+    return built_once(tmp_path_factory, "enable1", build)
+
+
+@pytest.fixture(scope="session")
+def solved_enable1(solved_enable1_db: Path) -> Iterator[Store]:
     """enable1 ingested and solved for Ghost with minimum lengths 3 and 4 (slow: seconds)."""
-    path = tmp_path_factory.mktemp("enable1") / "ghost.db"
-    with open_store(str(path)) as s:
-        s.ingest(enable1)
-        s.solve("enable1", Rules(min_length=3))
-        s.solve("enable1", Rules(min_length=4))
+    with open_store(str(solved_enable1_db)) as s:
         yield s
 
 
@@ -122,17 +208,17 @@ def five(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def web_db(tmp_path_factory: pytest.TempPathFactory, solved_enable1: Store) -> Path:
+def web_db(tmp_path_factory: pytest.TempPathFactory, solved_enable1_db: Path) -> Path:
     """A copy of solved_enable1's database with Chopsticks and tic-tac-toe solved beside it
     (a copy, so the games never show up in the other tests' listings)."""
-    source = solved_enable1.engine.url.database
-    path = tmp_path_factory.mktemp("web") / "ghost.db"
-    with sqlite3.connect(source) as src, sqlite3.connect(path) as dst:
-        src.backup(dst)
-    with open_store(str(path)) as store:
-        store.solve("chopsticks")
-        store.solve("tictactoe")
-    return path
+
+    def build(path: Path) -> None:
+        copy_db(solved_enable1_db, path)
+        with open_store(str(path)) as store:
+            store.solve("chopsticks")
+            store.solve("tictactoe")
+
+    return built_once(tmp_path_factory, "web", build)
 
 
 @pytest.fixture(scope="session")

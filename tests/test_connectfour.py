@@ -122,6 +122,7 @@ def test_the_first_plies_of_7x6_match_the_published_counts() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long  # minutes: the independent count walks every board in Python
 def test_5x4_and_4x5_counts_match_an_independent_count() -> None:
     assert ConnectFour(ConnectFourRules(5, 4)).build().size == count_positions(5, 4)
     assert ConnectFour(ConnectFourRules(4, 5)).build().size == count_positions(4, 5)
@@ -162,6 +163,7 @@ def test_verify_is_clean_and_lines_end_in_the_stored_value(solved: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long  # minutes: the brute-force negamax of 5 x 4 is plain Python
 def test_5x4_start_value_matches_brute_force(tmp_path: Path) -> None:
     rules = ConnectFourRules(5, 4)
     with open_store(str(tmp_path / "c4.db")) as store:

@@ -310,6 +310,7 @@ def solve_start(store: Store, words: list[str], name: str, rules: Rules) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.long  # ENABLE solved again after each edit
 @pytest.mark.parametrize("min_length", [3, 4])
 def test_enable_edits_that_flip_the_start_flip_it_when_solved_again(
     tmp_path: Path, enable1: Path, min_length: int
@@ -348,6 +349,7 @@ def test_enable_edits_that_flip_the_start_flip_it_when_solved_again(
 
 
 @pytest.mark.slow
+@pytest.mark.long  # minutes: ENABLE's Super and SuperDuper solved again and again
 @pytest.mark.parametrize("variant", [Variant.SUPER, Variant.SUPERDUPER])
 def test_enable_super_variants_checked_by_solving_again(
     tmp_path: Path, enable1: Path, variant: Variant

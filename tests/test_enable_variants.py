@@ -22,7 +22,7 @@ from conftest import ROOT
 from ghostdb import Rules, Store, open_store
 from ghostdb.games.ghost.rules import Variant
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.long]  # Insert and Anagram Ghost on ENABLE: minutes
 
 CASES = [(v, m) for v in (Variant.INSERT, Variant.ANAGRAM) for m in (3, 4)]
 

@@ -324,6 +324,7 @@ def test_no_game_word(game: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long  # a minute: ENABLE's whole graph against the reference
 def test_enable_matches_the_reference(enable1: Path) -> None:
     words = list(load(enable1).words)
     counts = {"ghost": 387_878, "super": 1_076_434, "superduper": 1_076_434}

@@ -139,6 +139,7 @@ def _limited(cap: int) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long  # a SuperDuperGhost solve of a big list
 def test_superduperghost_on_an_eighth_of_polish_under_an_address_space_limit(
     tmp_path: Path,
 ) -> None:

@@ -94,7 +94,10 @@ def test_a_position_the_pack_lacks_is_said_as_lookup_says_it(store: Store, tmp_p
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", [Variant.GHOST, Variant.SUPERDUPER])
+@pytest.mark.parametrize(
+    "variant",
+    [Variant.GHOST, pytest.param(Variant.SUPERDUPER, marks=pytest.mark.long)],  # minutes
+)
 def test_enable_packs_within_two_bytes_a_position(tmp_path: Path, variant: Variant) -> None:
     with open_store(tmp_path / "ghost.db") as store:
         store.ingest(shared_list("enable1.txt"))

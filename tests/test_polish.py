@@ -16,7 +16,7 @@ from test_wordlists import debian_list
 
 from ghostdb import Rules, open_store, wordlists
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.long]  # Polish's big list: a minute
 
 
 @pytest.fixture(scope="module")

@@ -235,6 +235,7 @@ def test_a_pack_from_the_server_is_its_solution(
     assert (tmp_path / "rows.ghostpack").read_bytes() == path.read_bytes()
 
 
+@pytest.mark.long  # a minute each: ENABLE's rows migrated down and up on the server
 @pytest.mark.parametrize("old", ["0006", "0007", "0008", "0009"])
 def test_revisions_0007_to_0010_keep_every_answer_through_a_downgrade(
     pg: Store, tmp_path: Path, old: str

@@ -94,7 +94,10 @@ def shows(expected: list[str], output: str) -> str | None:
     return None
 
 
-@pytest.mark.parametrize("group", ["readme", "tutorial", "manual"])
+@pytest.mark.parametrize(
+    "group",
+    ["readme", "tutorial", pytest.param("manual", marks=pytest.mark.long)],  # the manual: minutes
+)
 def test_every_console_example_prints_what_its_page_shows(tmp_path: Path, group: str) -> None:
     shared_list("enable1.txt")
     env = {

@@ -30,6 +30,8 @@ from ghostdb.world import DEBIAN_LISTS, WORLD_RULES
 DEBIAN = Path("/usr/share/dict")
 SOURCES = {"ngerman": "wngerman", "dutch": "wdutch"}
 
+pytestmark = pytest.mark.long  # worlds built, killed and resumed: minutes together
+
 
 @pytest.fixture
 def dict_dir(tmp_path: Path) -> Path:
