@@ -354,8 +354,10 @@ def test_the_server_going_away_mid_solve_is_one_line(enable1: Path) -> None:
             copying = (
                 conn.execute(
                     text(
+                        # This database's only: another test worker copies into its own.
                         "SELECT pid FROM pg_stat_activity WHERE query ILIKE 'COPY%' "
-                        "AND state = 'active' AND pid <> pg_backend_pid()"
+                        "AND state = 'active' AND pid <> pg_backend_pid() "
+                        "AND datname = current_database()"
                     )
                 )
                 .scalars()

@@ -56,7 +56,9 @@ def listeners() -> list[int]:
     info = make_url(URL).set(drivername="postgresql").render_as_string(hide_password=False)
     with psycopg.connect(info, autocommit=True) as conn:
         rows = conn.execute(
-            "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (APP,)
+            "SELECT pid FROM pg_stat_activity WHERE application_name = %s "
+            "AND datname = current_database()",  # another test worker has its own
+            (APP,),
         ).fetchall()
     return [row[0] for row in rows]
 

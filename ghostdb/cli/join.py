@@ -117,7 +117,10 @@ def take_seat(base: str, room: str, name: str) -> dict[str, Any]:
 @app.command()
 def join(
     url: Annotated[str, typer.Argument(help="The room's link, as the room shows it.")],
-    name: Annotated[str, typer.Option(help="Your name in the room (1-40 characters).")],
+    name: Annotated[
+        str | None,
+        typer.Option(help="Your name in the room, 1-40 characters; by default your login name."),
+    ] = None,
 ) -> None:
     """Take a seat in a room (made on the page or with POST /api/rooms) and play it from
     the terminal; everybody else in the room sees your moves as you make them."""
@@ -125,6 +128,10 @@ def join(
         base, ws_base, room = split_url(url)
     except ValueError as exc:
         fail(str(exc))
+    if name is None:
+        import getpass
+
+        name = getpass.getuser()
     if not 1 <= len(name.strip()) <= 40:
         fail("--name is 1 to 40 characters")
     seat = take_seat(base, room, name.strip())
