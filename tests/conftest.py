@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sqlite3
 import tempfile
 from collections.abc import Callable, Iterator
@@ -51,7 +52,8 @@ def reset_postgres(url: str) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Under pytest-xdist, give each worker its own scratch PostgreSQL database.
+    """Under pytest-xdist, give each worker its own scratch PostgreSQL database; and let
+    Ctrl-C through to the commands the tests start.
 
     The server tests drop and recreate every ghostdb table of GHOSTDB_TEST_POSTGRES_URL's
     database; two workers sharing one would drop each other's tables mid-test.  Each worker
@@ -62,6 +64,12 @@ def pytest_configure(config: pytest.Config) -> None:
     url = os.environ.get("GHOSTDB_TEST_POSTGRES_URL")
     if worker and url:
         os.environ["GHOSTDB_TEST_POSTGRES_URL"] = worker_database(url, worker)
+    # A shell starts a background job (`pytest &`, nohup, a CI script's `&`) with Ctrl-C
+    # ignored, and a command inherits an ignored signal: the tests that press Ctrl-C on
+    # the commands they start would find it ignored.  Python's own handler is not kept
+    # across exec, so the commands start with the default again.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def worker_database(url: str, worker: str) -> str:

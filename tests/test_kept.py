@@ -262,6 +262,7 @@ CI_LISTS = ("american-english-insane", "british-english-huge", "ngerman", "dutch
 
 
 @pytest.mark.slow
+@pytest.mark.long  # half a minute to minutes, with the lists drawn (Polish's is big)
 def test_kept_answers_of_a_random_sample_of_debian_lists_are_the_positions(
     tmp_path: Path,
 ) -> None:
