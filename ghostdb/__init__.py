@@ -17,6 +17,7 @@ from ghostdb.games.ghost.rules import Move, Rules, Variant
 from ghostdb.games.tictactoe import TicTacToeRules
 from ghostdb.store import Store, open_store
 from ghostdb.values import Outcome, Play, Position
+from ghostdb.version import VERSION
 
 __all__ = [
     "BadFragment",
@@ -40,4 +41,4 @@ __all__ = [
     "WordListError",
     "open_store",
 ]
-__version__ = "0.1.0"
+__version__ = VERSION

@@ -3,7 +3,7 @@
 A stored position is its key and the fields of `FIELDS`; its plays are the stored
 positions one move away (the game's `candidates` that are stored).  Building the
 `Position` a lookup answers from them is the same wherever the fields were read, so
-`ghostdb.store.lookups` and `ghostdb.pack` both build here.
+`ghostdb.store.answers.lookups` and `ghostdb.pack` both build here.
 """
 
 from __future__ import annotations

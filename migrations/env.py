@@ -10,8 +10,8 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
-from ghostdb.store.db import resolve_url
-from ghostdb.store.schema import metadata
+from ghostdb.store.sql.db import resolve_url
+from ghostdb.store.sql.schema import metadata
 
 config = context.config
 target_metadata = metadata

@@ -18,7 +18,7 @@ Targets (issue "every question instant"): p99 <= 50 ms over every request, no er
 5xx or a broken connection; the expected 404s are counted apart), server peak resident
 memory <= 500 MB.  The first ``--warmup`` seconds of load (20) are not counted in the
 latencies, only shown apart: meanwhile the server reads the store through into the
-system's cache (`ghostdb.store.db.warm`), and until then a request may wait on the disk.
+system's cache (`ghostdb.store.sql.db.warm`), and until then a request may wait on the disk.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
     python scripts/schema_sql.py
 
 A new empty SQLite database gets its schema from that file rather than from running the
-migrations one by one (see ghostdb.store.db); run this after adding a migration.  The tests
+migrations one by one (see ghostdb.store.sql.db); run this after adding a migration.  The tests
 fail until the file matches the migrations.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ghostdb.store.db import HEAD_SQL, sqlite_head_sql
+from ghostdb.store.sql.db import HEAD_SQL, sqlite_head_sql
 
 TARGET = Path(__file__).resolve().parent.parent / "migrations" / HEAD_SQL
 

@@ -39,7 +39,7 @@ def reset_postgres(url: str) -> None:
     """Drop every ghostdb table of the scratch server database ``url``, of any revision."""
     from sqlalchemy import create_engine, text
 
-    from ghostdb.store.schema import metadata
+    from ghostdb.store.sql.schema import metadata
 
     engine = create_engine(url)
     try:

@@ -26,8 +26,8 @@ from ghostdb import Rules, Store, open_store
 from ghostdb.errors import BadMove
 from ghostdb.games.registry import game_of
 from ghostdb.play.vocabulary import choose_known, common_words, solve_vocabulary, word_zipfs
-from ghostdb.store.schema import kept_answers
-from ghostdb.store.vocabularies import COMMON_WORDS, KEPT_AT_LEAST
+from ghostdb.store.answers.vocabularies import COMMON_WORDS, KEPT_AT_LEAST
+from ghostdb.store.sql.schema import kept_answers
 
 wordfreq = pytest.importorskip("wordfreq", reason="needs wordfreq: pip install 'ghostdb[freq]'")
 

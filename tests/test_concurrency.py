@@ -21,8 +21,8 @@ from conftest import OWN_WORDLISTS, reset_postgres
 from sqlalchemy import func, select
 
 from ghostdb import Rules, open_store
-from ghostdb.store.db import WAITING_MESSAGE
-from ghostdb.store.schema import HEAD_REVISION, positions
+from ghostdb.store.sql.db import WAITING_MESSAGE
+from ghostdb.store.sql.schema import HEAD_REVISION, positions
 
 PG_URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL", "")
 BACKENDS = [

@@ -46,6 +46,14 @@ def test_version(tmp_path: Path) -> None:
         f"ghostdb {ghostdb.__version__}\n",
         "",
     )
+    # the version is said twice, in pyproject.toml and ghostdb/version.py (which a pack
+    # records without importing the package's face): the two must agree
+    import tomllib
+
+    from conftest import ROOT
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["version"] == ghostdb.__version__
 
 
 @pytest.mark.parametrize("where", [[], ["lookup"], ["db"], ["db", "current"]])

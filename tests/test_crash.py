@@ -24,7 +24,7 @@ PG_URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL", "")
 pytestmark = pytest.mark.slow
 
 # Where the solving process kills itself: the progress callback sees every stage.  Writes
-# come in chunks (`ghostdb.store.bulk.CHUNK_ROWS`): killed after the first, and after
+# come in chunks (`ghostdb.store.solving.bulk.CHUNK_ROWS`): killed after the first, and after
 # the last.
 STAGES = ["build", "solve", "write first chunk", "write last chunk", "publish"]
 

@@ -505,7 +505,7 @@ def test_an_answer_worked_out_from_a_pool_replaced_meanwhile_is_not_kept(
 ) -> None:
     """Another process replaces the pool while the answer is being worked out: the
     answer (from the words read) is returned, but not kept to be served later."""
-    from ghostdb.store import decisive as module
+    from ghostdb.store.answers import decisive as module
 
     db = tmp_path / "ghost.db"
     other = write_list(tmp_path, "ghost green toga tree tries", "other")

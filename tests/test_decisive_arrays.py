@@ -12,10 +12,10 @@ import pytest
 from brute import brute_force
 from conftest import OWN_WORDLISTS, dump, run
 
-from ghostdb import open_store
+from ghostdb import memory, open_store
 from ghostdb.games.ghost.decisive import LOSS, WIN, Decider, Fragments
 from ghostdb.games.ghost.rules import Rules
-from ghostdb.store import decisive, memory
+from ghostdb.store.answers import decisive
 
 
 def values_of(words: list[str], rules: Rules) -> dict[str, str]:

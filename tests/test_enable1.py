@@ -12,7 +12,7 @@ from ghostdb import Outcome, Rules, Store, open_store
 from ghostdb.games.ghost.rules import Variant
 from ghostdb.play import console
 from ghostdb.play.engine import Game
-from ghostdb.store.schema import positions, solutions
+from ghostdb.store.sql.schema import positions, solutions
 
 pytestmark = pytest.mark.slow
 

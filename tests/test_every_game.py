@@ -34,7 +34,7 @@ from ghostdb.games.base import Game
 from ghostdb.games.registry import GAMES
 from ghostdb.play.console import HELP
 from ghostdb.play.engine import HUMAN, Match
-from ghostdb.store.solution import Solution
+from ghostdb.store.answers.solution import Solution
 from ghostdb.values import Outcome, Play, Position
 
 WORDS = "cat cow dog door dot toad"

@@ -80,7 +80,7 @@ def stored_rows(store: Store, solution_id: int) -> list[dict[str, object]]:
 
     from ghostdb.games.base import VALUE_NAMES
     from ghostdb.positions import seats
-    from ghostdb.store.schema import positions
+    from ghostdb.store.sql.schema import positions
 
     fields = ("fragment", "level", "reachable", "outcome", "game_length", "best_play")
     stmt = (
@@ -134,8 +134,8 @@ def test_rows_read_ahead_stop_with_their_reader_and_carry_its_errors(tmp_path: P
 
     from sqlalchemy import select, text
 
-    from ghostdb.store import raw
-    from ghostdb.store.schema import positions
+    from ghostdb.store.sql import raw
+    from ghostdb.store.sql.schema import positions
 
     def readers() -> list[threading.Thread]:
         return [t for t in threading.enumerate() if t.name == "ghostdb-stream"]

@@ -31,9 +31,9 @@ from sqlalchemy.pool import Pool
 from typer.testing import CliRunner
 
 from ghostdb.cli import app
-from ghostdb.store.db import make_engine, upgrade
-from ghostdb.store.faults import describe
-from ghostdb.store.schema import HEAD_REVISION
+from ghostdb.store.sql.db import make_engine, upgrade
+from ghostdb.store.sql.faults import describe
+from ghostdb.store.sql.schema import HEAD_REVISION
 
 FIVE = str(OWN_WORDLISTS / "five.txt")
 MIXED = str(OWN_WORDLISTS / "mixed.txt")
@@ -313,9 +313,9 @@ ROWS: list[tuple[Callable[[Setup], str], list[str], str]] = [
     (_full_old, ["db", "upgrade"], FULL),
     # out of memory wherever it happens
     (_out_of_memory("ghostdb.cli.group.open_store"), LOOKUP, OOM),
-    (_out_of_memory("ghostdb.store.queries.bulk_insert"), INGEST, OOM),
-    (_out_of_memory("ghostdb.store.queries.dictionary_words"), SOLVE, OOM),
-    (_out_of_memory("ghostdb.store.solution.Solution.strategy"), ["strategy", "five"], OOM),
+    (_out_of_memory("ghostdb.store.sql.queries.bulk_insert"), INGEST, OOM),
+    (_out_of_memory("ghostdb.store.sql.queries.dictionary_words"), SOLVE, OOM),
+    (_out_of_memory("ghostdb.store.answers.solution.Solution.strategy"), ["strategy", "five"], OOM),
     (_out_of_memory("ghostdb.text.positions.position"), LOOKUP, OOM),
     # usage mistakes
     (_five, [*LOOKUP, "--bogus"], "No such option: --bogus (`ghostdb lookup --help`"),
@@ -465,7 +465,7 @@ def test_a_disk_that_fills_up_while_answers_are_kept(
 ) -> None:
     """The solution is published; the one line says so and how to keep its answers, and
     solving again keeps them."""
-    from ghostdb.store import kept
+    from ghostdb.store.answers import kept
 
     db = tmp_path / "ghost.db"
     words = word_list(tmp_path / "words.txt", 3000)

@@ -12,8 +12,8 @@ from conftest import write_list
 
 from ghostdb import NotSolved, Rules, Store, open_store
 from ghostdb.errors import SolveFailed
-from ghostdb.store import bulk, jobs
-from ghostdb.store import queries as q
+from ghostdb.store.solving import bulk, jobs
+from ghostdb.store.sql import queries as q
 
 FIVE = "ghost green tan tree tries"
 
@@ -167,7 +167,7 @@ def test_a_failed_solve_is_listed_with_the_one_line_the_user_saw(
 
     from sqlalchemy.exc import OperationalError
 
-    from ghostdb.store.faults import describe
+    from ghostdb.store.sql.faults import describe
 
     store.ingest(write_list(tmp_path, FIVE))
     error = OperationalError(

@@ -1,4 +1,5 @@
-"""Kept answers (`ghostdb.store.kept`): whole-solution answers worked out once and read back.
+"""Kept answers (`ghostdb.store.answers.kept`): whole-solution answers worked out once
+and read back.
 
 What is kept must be what the positions give when worked out again (the census a solve
 job counts from its arrays included), for every registered game, for real dictionaries
@@ -24,12 +25,14 @@ from ghostdb import Rules, Store, open_store
 from ghostdb.errors import NotWorkedOut
 from ghostdb.games.ghost.rules import Variant
 from ghostdb.games.registry import GAMES, parse_rules
-from ghostdb.store import kept
-from ghostdb.store import queries as q
-from ghostdb.store.comparing import work_out_pair
-from ghostdb.store.puzzles import PUZZLES, check_puzzles
-from ghostdb.store.reports import SUMMARY, work_out
-from ghostdb.store.schema import kept_answers, solutions
+from ghostdb.store.answers import kept
+from ghostdb.store.answers.comparing import work_out_pair
+from ghostdb.store.answers.keeping import work_out
+from ghostdb.store.answers.kept import SUMMARY
+from ghostdb.store.answers.puzzles import PUZZLES
+from ghostdb.store.sql import queries as q
+from ghostdb.store.sql.schema import kept_answers, solutions
+from ghostdb.store.verification.kept import check_puzzles
 
 WORDS = "cat cattle cow dog door dot toad"  # cattle: positions no game reaches
 

@@ -14,8 +14,8 @@ from ghostdb import Rules, Store, open_store
 from ghostdb.errors import BadFragment
 from ghostdb.games.ghost.rules import STANDARD_VARIANTS
 from ghostdb.games.registry import GAMES
-from ghostdb.store import lookups
-from ghostdb.store.solution import Solution
+from ghostdb.store.answers import lookups
+from ghostdb.store.answers.solution import Solution
 
 
 def reachable_keys(solution: Solution, depth: int) -> list[str]:

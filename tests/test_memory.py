@@ -16,11 +16,11 @@ import pytest
 from conftest import dump, run
 from test_wordlists import debian_list
 
+from ghostdb import memory
 from ghostdb.games.ghost.estimate import estimate_positions
 from ghostdb.games.ghost.graph import build_graph, game_words
 from ghostdb.games.ghost.rules import Rules, Variant
-from ghostdb.store import memory
-from ghostdb.store.memory import BYTES_PER_POSITION
+from ghostdb.memory import BYTES_PER_POSITION
 
 BIN = Path(sys.executable).parent
 
@@ -84,7 +84,7 @@ def test_solves_side_by_side_share_the_memory(
     from ghostdb import open_store
     from ghostdb.errors import TooBig
     from ghostdb.games.ghost import GhostGame
-    from ghostdb.store import jobs, workers
+    from ghostdb.store.solving import jobs, workers
 
     duper = [Rules(Variant.SUPERDUPER, 3), Rules(Variant.SUPERDUPER, 4)]
     with open_store(ingested) as store:
@@ -206,7 +206,7 @@ def test_give_back_returns_freed_heap_memory_to_the_system() -> None:
         pytest.skip("the C library is not glibc: there is no malloc_trim to give memory back")
     code = """
 import numpy as np
-from ghostdb.store import memory
+from ghostdb import memory
 
 def rss():
     with open("/proc/self/statm") as f:

@@ -12,8 +12,8 @@ from alembic.script import ScriptDirectory
 
 from ghostdb import Store
 from ghostdb.store import open_store
-from ghostdb.store.db import alembic_config, current_revision, make_engine, upgrade
-from ghostdb.store.schema import HEAD_REVISION, metadata
+from ghostdb.store.sql.db import alembic_config, current_revision, make_engine, upgrade
+from ghostdb.store.sql.schema import HEAD_REVISION, metadata
 
 
 def test_single_head_matches_the_code() -> None:
@@ -63,7 +63,7 @@ def test_a_database_of_the_previous_release_upgrades_and_answers_identically(
     from sqlalchemy import select
 
     from ghostdb.games.registry import parse_rules
-    from ghostdb.store.schema import positions, solutions
+    from ghostdb.store.sql.schema import positions, solutions
 
     old = tmp_path / "old.db"
     shutil.copy(Path(__file__).parent / "data" / "release-0002.db", old)
@@ -119,7 +119,7 @@ def test_a_database_of_the_previous_release_upgrades_and_answers_identically(
 def _has(conn, solution_id: int, fragment: str) -> bool:  # type: ignore[no-untyped-def]
     from sqlalchemy import select
 
-    from ghostdb.store.schema import positions
+    from ghostdb.store.sql.schema import positions
 
     stmt = select(positions.c.fragment).where(
         positions.c.solution_id == solution_id, positions.c.fragment == fragment
@@ -159,7 +159,7 @@ def test_a_new_sqlite_database_gets_the_schema_the_migrations_make(tmp_path: Pat
     """A fresh SQLite file is created from migrations/head.sqlite.sql, not by running the
     migrations; the two give the same tables, indexes and revision, and the file is what
     scripts/schema_sql.py writes from the migrations now."""
-    from ghostdb.store.db import HEAD_SQL, sqlite_head_sql
+    from ghostdb.store.sql.db import HEAD_SQL, sqlite_head_sql
 
     saved = (Path(__file__).parent.parent / "migrations" / HEAD_SQL).read_text("utf-8")
     assert _normal(saved) == _normal(sqlite_head_sql()), (
@@ -198,8 +198,8 @@ def lookups_through_revision(store: Store, tmp: Path, old: str) -> int:
     from sqlalchemy import select, text
 
     from ghostdb.games.registry import parse_rules
-    from ghostdb.store.db import alembic_config, writing
-    from ghostdb.store.schema import positions
+    from ghostdb.store.sql.db import alembic_config, writing
+    from ghostdb.store.sql.schema import positions
 
     lists = {"acc": "acc ccaa cab abc bca", "tree": "tree trie tried tan green ghost"}
     for name, words in lists.items():

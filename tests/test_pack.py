@@ -300,23 +300,23 @@ def test_a_solution_read_by_levels_packs_as_read_row_by_row(
     order, with blocks of 16 and the levels sorted 7 keys at a time at most (every
     carried block and share at work).  A solution with labels is read row by row."""
     from ghostdb.pack import sorting, writer
-    from ghostdb.store import packing
+    from ghostdb.store.exports import packs
 
     monkeypatch.setattr(writer, "BLOCK", 16)
     monkeypatch.setattr(sorting, "SHARE", 7)
     rules = parse_rules(key)
     by_rows = []
-    real = packing._records
-    monkeypatch.setattr(packing, "_records", lambda *a: by_rows.append(1) or real(*a))
+    real = packs.stored_records
+    monkeypatch.setattr(packs, "stored_records", lambda *a: by_rows.append(1) or real(*a))
     store.pack(name, rules, tmp_path / "levels.ghostpack")
     labelled = store.solution(name, rules).lookup().label is not None
     assert bool(by_rows) == labelled, (by_rows, labelled)
 
     def otherwise(*_: object) -> Iterator[object]:
-        raise packing._Otherwise
+        raise packs._Otherwise
         yield
 
-    monkeypatch.setattr(packing, "_parts", otherwise)
+    monkeypatch.setattr(packs, "_parts", otherwise)
     store.pack(name, rules, tmp_path / "rows.ghostpack")
     levels, rows = (tmp_path / f"{w}.ghostpack" for w in ("levels", "rows"))
     assert levels.read_bytes() == rows.read_bytes()

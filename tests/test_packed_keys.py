@@ -12,10 +12,10 @@ import pytest
 
 from ghostdb.games.base import KeyList, PositionGraph
 from ghostdb.games.ghost import GhostGame
-from ghostdb.games.ghost.letters import PackedKeys, _decode, _encode, _sort_strings
+from ghostdb.games.ghost.letters import PackedKeys, _decode, encode_strings, sort_strings
 from ghostdb.games.ghost.rules import Rules, Variant
-from ghostdb.store import bulk
-from ghostdb.store.bulk import chunks, part
+from ghostdb.store.solving import bulk
+from ghostdb.store.solving.bulk import chunks, part
 
 VARIANTS = tuple(Variant)
 
@@ -87,7 +87,7 @@ def test_take_reads_nodes_and_none(variant: Variant) -> None:
 
 def test_many_keys_decode_in_blocks() -> None:
     """More strings than one decode takes at a time: slices and iteration join blocks."""
-    text = _encode(["abc", "xyzzy", "łódź"])
+    text = encode_strings(["abc", "xyzzy", "łódź"])
     rng = np.random.default_rng(2)
     n = 200_000
     which = rng.integers(0, 3, size=n)
@@ -104,7 +104,7 @@ def test_many_keys_decode_in_blocks() -> None:
 
 @pytest.mark.parametrize("letters", ["ab", "abcdefghijklmnopqrstuvwxyzż", "αβ日本"])
 def test_strings_sort_as_python_sorts_them(letters: str) -> None:
-    """`_sort_strings` against `sorted`: strings of a two-letter alphabet share long
+    """`sort_strings` against `sorted`: strings of a two-letter alphabet share long
     prefixes and repeat (ties go on for several rounds of packed letters, some of equal
     strings, some split late); a wide alphabet packs half as many letters a key."""
     rng = random.Random(len(letters))
@@ -113,15 +113,15 @@ def test_strings_sort_as_python_sorts_them(letters: str) -> None:
         rng.choice(stems)[: rng.randint(1, 30)] + "".join(rng.choices(letters, k=rng.randint(0, 3)))
         for _ in range(3000)
     ]
-    text = _encode(strings)
-    order, distinct = _sort_strings(text.codes, text.starts, text.lengths)
+    text = encode_strings(strings)
+    order, distinct = sort_strings(text.codes, text.starts, text.lengths)
     got = [strings[i] for i in order]
     assert got == sorted(strings)
     assert distinct.tolist() == [i == 0 or got[i] != got[i - 1] for i in range(len(got))]
 
 
 def test_reorder_keeps_the_strings_packed() -> None:
-    text = _encode(["ant", "bee", "cow"])
+    text = encode_strings(["ant", "bee", "cow"])
     keys = PackedKeys(text.codes, text.code_points, text.starts, text.lengths)
     again = keys.reorder(np.array([2, 0, 1]))
     assert isinstance(again, PackedKeys)
@@ -184,7 +184,7 @@ def test_chunks_are_made_ahead_in_a_worker_in_order(monkeypatch: pytest.MonkeyPa
     waiting."""
     import threading
 
-    from ghostdb.store.bulk import ahead
+    from ghostdb.store.solving.bulk import ahead
 
     monkeypatch.setattr(bulk, "CHUNK_ROWS", 1000)
     graph = GhostGame(Rules(Variant.SUPER, 3)).build(random_words(4, "abcdefgh", 3000))
@@ -220,7 +220,7 @@ def test_a_failed_write_lets_its_worker_go_at_once(monkeypatch: pytest.MonkeyPat
     meanwhile)."""
     import threading
 
-    from ghostdb.store import queries
+    from ghostdb.store.sql import queries
 
     monkeypatch.setattr(bulk, "CHUNK_ROWS", 1000)
     graph = GhostGame(Rules(Variant.SUPER, 3)).build(random_words(4, "abcdefgh", 3000))

@@ -21,7 +21,7 @@ from sqlalchemy import text, update
 from ghostdb import Rules, Store, open_store
 from ghostdb.errors import BadMove, DeadFragment, MissingPlans, TooLarge
 from ghostdb.games.ghost.rules import Variant
-from ghostdb.store.schema import solutions
+from ghostdb.store.sql.schema import solutions
 from ghostdb.text.plans import opening_plan_dict, opening_plans, opening_plans_of
 
 # -- hand-made expected output on "ghost green tan tree tries" --------------------------------

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from ghostdb import NotForThisGame, Rules, Store, open_store
 from ghostdb.games.base import WIN
 from ghostdb.games.ghost.rules import Variant
-from ghostdb.store.schema import positions
+from ghostdb.store.sql.schema import positions
 
 word_lists = st.lists(
     st.text(alphabet="abc", min_size=1, max_size=6), min_size=1, max_size=8, unique=True

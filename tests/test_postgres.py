@@ -19,8 +19,8 @@ from sqlalchemy import select, text
 
 from ghostdb import Rules, Store, open_store
 from ghostdb.games.ghost.rules import STANDARD_VARIANTS, Variant
-from ghostdb.store import lookups
-from ghostdb.store.schema import positions
+from ghostdb.store.answers import lookups
+from ghostdb.store.sql.schema import positions
 
 PG_URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL", "")
 pytestmark = [
@@ -195,12 +195,12 @@ def test_parquet_from_the_server_is_every_stored_row(pg: Store, tmp_path: Path) 
     import pyarrow.parquet as pq
     from test_export import stored_rows
 
-    from ghostdb.store import exporting
+    from ghostdb.store.exports import parquet
 
     pg.solve("five", Rules(players=3))
     for name, rules in (("enable1", Rules()), ("five", Rules(players=3))):
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(exporting, "BATCH", 100 if name == "five" else exporting.BATCH)
+            patch.setattr(parquet, "BATCH", 100 if name == "five" else parquet.BATCH)
             path, rows = pg.export_parquet(name, rules, tmp_path / "out")
         table = pq.read_table(path).to_pylist()
         found = [{k: v for k, v in row.items() if k not in ("name", "rules")} for row in table]
@@ -216,7 +216,7 @@ def test_a_pack_from_the_server_is_its_solution(
     lookup, and the file is the one read row by row in key order (a server-side cursor,
     by the C collation) makes."""
     from ghostdb.pack import open_pack
-    from ghostdb.store import packing
+    from ghostdb.store.exports import packs
 
     path = tmp_path / "enable1.ghostpack"
     positions, _ = pg.pack("enable1", Rules(), path)
@@ -227,10 +227,10 @@ def test_a_pack_from_the_server_is_its_solution(
             assert pack.probe(key).as_dict() == pg.solution("enable1").lookup(key).as_dict()
 
     def otherwise(*_: object) -> Iterator[object]:
-        raise packing._Otherwise
+        raise packs._Otherwise
         yield
 
-    monkeypatch.setattr(packing, "_parts", otherwise)
+    monkeypatch.setattr(packs, "_parts", otherwise)
     pg.pack("enable1", Rules(), tmp_path / "rows.ghostpack")
     assert (tmp_path / "rows.ghostpack").read_bytes() == path.read_bytes()
 
@@ -255,7 +255,7 @@ def test_words_read_a_piece_at_a_time_as_on_sqlite(
     beside "a"): the pieces still join up to every word once, sorted by code point as
     SQLite's are, at every piece size.  The words' column is put in ICU's root collation
     for the test, whatever the server's own, and its order is checked to differ."""
-    from ghostdb.store import queries
+    from ghostdb.store.sql import queries
 
     words = "zebra żółw zz ab abc abd ąb ącz łódź lody ósmy osa ćma cma 日本語 本日 ą aa"
     path = write_list(tmp_path, words, "accents")
@@ -290,7 +290,7 @@ def test_kept_answers_on_the_server_are_the_positions_and_sqlites(tmp_path: Path
     the module's down and up again, and its kept answers with it)."""
     from test_kept import assert_kept_equal_fresh
 
-    from ghostdb.store import kept
+    from ghostdb.store.answers import kept
 
     rule_sets = (Rules(), Rules(min_length=4), Rules(Variant.SUPERDUPER))
     reset_postgres(PG_URL)

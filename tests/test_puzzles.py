@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from ghostdb import Rules, Store, open_store
 from ghostdb.games.ghost.rules import Variant
 from ghostdb.solvers.puzzles import DIFFICULTIES, KEPT, difficulty
-from ghostdb.store.puzzles import counts, kept_puzzles, line_end
+from ghostdb.store.answers.puzzles import counts, kept_puzzles, line_end
 
 
 @pytest.mark.parametrize("length", [3, 4])

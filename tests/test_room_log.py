@@ -1,4 +1,4 @@
-"""The rooms' store (`ghostdb.store.rooms`): rooms, seats and append-only logs of events,
+"""The rooms' store (`ghostdb.store.rooms.log`): rooms, seats and append-only logs of events,
 written atomically, and of two writers of one version exactly one wins.
 
 The core tests run on SQLite and, when ``GHOSTDB_TEST_POSTGRES_URL`` names a scratch
@@ -25,9 +25,9 @@ from sqlalchemy.exc import OperationalError
 
 from ghostdb import open_store
 from ghostdb.errors import DatabaseError, GhostdbError, NoRooms, Stale
-from ghostdb.store.db import make_engine, upgrade
-from ghostdb.store.rooms import RoomLog, RoomRow, SeatRow, token_hash
-from ghostdb.store.schema import room_events, room_seats, rooms
+from ghostdb.store.rooms.log import RoomLog, RoomRow, SeatRow, token_hash
+from ghostdb.store.sql.db import make_engine, upgrade
+from ghostdb.store.sql.schema import room_events, room_seats, rooms
 
 PG_URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL", "")
 
@@ -363,8 +363,8 @@ def test_a_seat_claimed_by_two_at_once_goes_to_one(log: RoomLog) -> None:
 CONTENDER = """
 import os, sys, time
 from ghostdb.errors import Stale
-from ghostdb.store.db import make_engine
-from ghostdb.store.rooms import RoomLog
+from ghostdb.store.sql.db import make_engine
+from ghostdb.store.rooms.log import RoomLog
 
 url, room, who, go = sys.argv[1:]
 log = RoomLog(make_engine(url, create=False))
@@ -490,7 +490,7 @@ def test_a_lookup_does_not_import_the_rooms(tmp_path: Path) -> None:
         "from ghostdb import open_store\n"
         f"with open_store({str(tmp_path / 'l.db')!r}) as store:\n"
         "    store.games()\n"
-        "print('ghostdb.store.rooms' in sys.modules)\n"
+        "print('ghostdb.store.rooms.log' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False"]

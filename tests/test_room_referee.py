@@ -18,7 +18,7 @@ from ghostdb.games.ghost.rules import Rules, Variant
 from ghostdb.play.rooms import referee
 from ghostdb.play.rooms.referee import Refused
 from ghostdb.play.rooms.state import RoomState
-from ghostdb.store.room_judge import judge_for
+from ghostdb.store.rooms.judge import judge_for
 
 ALPHABET = "abc"
 FORMS = {"ghost": ("",), "super": ("", "+"), "superduper": ("", "+")}

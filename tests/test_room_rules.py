@@ -12,7 +12,7 @@ from ghostdb.errors import BadMove
 from ghostdb.play.rooms import referee
 from ghostdb.play.rooms.referee import Refused
 from ghostdb.play.rooms.state import RoomState
-from ghostdb.store.room_judge import StoreJudge, judge_for
+from ghostdb.store.rooms.judge import StoreJudge, judge_for
 
 
 @pytest.fixture(scope="module")

@@ -23,8 +23,8 @@ from ghostdb.errors import NotSolved
 from ghostdb.games.ghost.rules import Rules
 from ghostdb.play.rooms import referee
 from ghostdb.play.rooms.state import RoomState
-from ghostdb.store.room_judge import StoreJudge, judge_for
-from ghostdb.store.solution import Solution
+from ghostdb.store.answers.solution import Solution
+from ghostdb.store.rooms.judge import StoreJudge, judge_for
 
 GHOST3 = Rules(min_length=3)
 

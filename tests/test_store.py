@@ -185,7 +185,7 @@ KILL_SCRIPT = textwrap.dedent(
     """
     import os, signal, sys
     from ghostdb import open_store, Rules
-    from ghostdb.store import queries
+    from ghostdb.store.sql import queries
 
     real = queries.bulk_insert
     calls = 0
@@ -221,7 +221,7 @@ def test_killed_solve_leaves_nothing_partial(tmp_path: Path, enable1: Path) -> N
         with store.engine.connect() as conn:
             from sqlalchemy import func, select
 
-            from ghostdb.store.schema import positions
+            from ghostdb.store.sql.schema import positions
 
             counts = dict(
                 conn.execute(
@@ -300,8 +300,8 @@ def test_bulk_insert_binds_a_column_of_one_value_once_a_statement(store: Store) 
     """Rows from `Columns` with a column of one value (bound once a statement, not once
     a row), over several full statements and a last short one, keep their values; all
     columns of one value still make every row."""
-    from ghostdb.store import queries as q
-    from ghostdb.store.db import writing
+    from ghostdb.store.sql import queries as q
+    from ghostdb.store.sql.db import writing
 
     words = [f"w{i:05d}" for i in range(2500, 0, -1)]  # not in key order
     with writing(store.engine) as conn:
@@ -319,9 +319,9 @@ def test_bulk_insert_packs_small_whole_numbers_and_keeps_every_value(store: Stor
     entries) included; a column with a negative value, or a list, is bound as it is."""
     import numpy as np
 
-    from ghostdb.store import queries as q
-    from ghostdb.store.db import writing
-    from ghostdb.store.schema import positions
+    from ghostdb.store.sql import queries as q
+    from ghostdb.store.sql.db import writing
+    from ghostdb.store.sql.schema import positions
 
     n = 2345
     rng = np.random.default_rng(7)
@@ -372,7 +372,7 @@ def test_words_are_read_a_piece_at_a_time_and_sorted_by_code_point(
     Basic Multilingual Plane too), without the words shorter than asked."""
     import sqlite3
 
-    from ghostdb.store import queries
+    from ghostdb.store.sql import queries
 
     monkeypatch.setattr(queries, "WORDS_A_READ", piece)
     store.ingest(

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from ghostdb import Rules, Store, open_store
 from ghostdb.errors import BadMove
 from ghostdb.games.ghost.rules import STANDARD_VARIANTS, Form, Move, Variant, standard_rule_sets
-from ghostdb.store.schema import positions
+from ghostdb.store.sql.schema import positions
 
 GHOST, SUPER, SUPERDUPER = Variant.GHOST, Variant.SUPER, Variant.SUPERDUPER
 

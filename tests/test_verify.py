@@ -13,7 +13,7 @@ from conftest import OWN_WORDLISTS, run, shared_list
 
 from ghostdb import Rules, open_store
 from ghostdb.games.ghost.rules import Variant
-from ghostdb.store.verify import KINDS, Verdict
+from ghostdb.store.verification.solutions import KINDS, Verdict
 
 # Real words (ENABLE's words beginning with "ca" and ending with "e" or "s"): positions
 # with several moves, wins, losses and plans of more than one word.
@@ -89,14 +89,14 @@ def test_a_clean_word_game_is_read_packed_not_row_by_row(
 ) -> None:
     """On SQLite the rows of a word game without labels are read packed by SQL, not made
     Python tuples one by one (gigabytes for millions of rows)."""
-    from ghostdb.store import verify, verify_base, verify_plans
+    from ghostdb.store.verification import plans, solutions, stored
 
     def by_rows(*args: object) -> None:
         raise AssertionError("read row by row")
 
-    monkeypatch.setattr(verify_base, "stored_positions", by_rows)
-    monkeypatch.setattr(verify_plans, "stored_plans", by_rows)
-    monkeypatch.setattr(verify, "stored_plans", by_rows)
+    monkeypatch.setattr(stored, "stored_positions", by_rows)
+    monkeypatch.setattr(plans, "stored_plans", by_rows)
+    monkeypatch.setattr(solutions, "stored_plans", by_rows)
     found = verdicts(solved, "ca", variant=Variant.SUPER)
     assert [v.ok for v in found] == [True] and found[0].plans > 1000
 
@@ -482,16 +482,16 @@ def test_keys_are_compared_with_the_packed_rows_a_piece_at_a_time(
     import numpy as np
 
     from ghostdb.games.base import KeyList
-    from ghostdb.store import verify_base as verify
+    from ghostdb.store.verification import stored
 
-    monkeypatch.setattr(verify, "_KEYS_A_PIECE", piece)
+    monkeypatch.setattr(stored, "_KEYS_A_PIECE", piece)
     keys = KeyList(["", "a", "ab", "abc", "b", "ba", "bab"])
     every = "\n".join(keys)
-    assert verify._joined_keys_equal(every, keys)
+    assert stored.joined_keys_equal(every, keys)
     some = np.array([1, 2, 5])
-    assert verify._joined_keys_equal("a\nab\nba", keys, some)
+    assert stored.joined_keys_equal("a\nab\nba", keys, some)
     for wrong in (every + "\n", every[:-1], every.replace("ab", "ac"), "\n" + every, None):
-        assert not verify._joined_keys_equal(wrong, keys)
+        assert not stored.joined_keys_equal(wrong, keys)
     for wrong in ("a\nab", "a\nab\nba\nbab", "a\nabba", "a\nab\nbb"):
-        assert not verify._joined_keys_equal(wrong, keys, some)
-    assert verify._joined_keys_equal(None, keys, np.array([], dtype=np.int64))
+        assert not stored.joined_keys_equal(wrong, keys, some)
+    assert stored.joined_keys_equal(None, keys, np.array([], dtype=np.int64))

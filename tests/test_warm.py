@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import write_list
 
-from ghostdb import open_store
-from ghostdb.store import memory
+from ghostdb import memory, open_store
 
 
 def test_a_sqlite_store_that_fits_is_read_ahead_and_one_too_big_is_not(

@@ -24,7 +24,7 @@ from conftest import OWN_WORDLISTS, run
 
 from ghostdb import open_store
 from ghostdb.games.registry import parse_rules
-from ghostdb.store.schedule import Task, next_task
+from ghostdb.store.solving.schedule import Task, next_task
 from ghostdb.world import DEBIAN_LISTS, WORLD_RULES
 
 DEBIAN = Path("/usr/share/dict")

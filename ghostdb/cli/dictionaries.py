@@ -40,7 +40,7 @@ def ingest(
 ) -> None:
     """Read, normalise and store a word list."""
     from ghostdb import wordlists
-    from ghostdb.store.dictionaries import check_name
+    from ghostdb.store.answers.dictionaries import check_name
     from ghostdb.text.reports import ingest_report
 
     # The list is read and the name checked before the database is opened: a command
@@ -96,7 +96,7 @@ def list_games(
     """List the games, their rule options and what is solved (with no database yet:
     the games, nothing solved)."""
     from ghostdb.games.registry import describe_games
-    from ghostdb.store.db import sqlite_path
+    from ghostdb.store.sql.db import sqlite_path
     from ghostdb.text import reports
 
     path = sqlite_path(remember(db))

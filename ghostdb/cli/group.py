@@ -20,7 +20,7 @@ from typer.models import CommandInfo
 
 from ghostdb.errors import GhostdbError, Interrupted
 from ghostdb.store import Store, open_store
-from ghostdb.store.faults import describe
+from ghostdb.store.sql.faults import describe
 
 # The database the running command opened, to name it in error messages.
 _opened: ContextVar[str | None] = ContextVar("ghostdb_opened", default=None)
@@ -134,7 +134,7 @@ class GhostdbGroup(TyperGroup):
     """The command group, made to end every failure the same way.
 
     A failure is one line on stderr starting ``error:`` and exit status 1: usage
-    mistakes, the database's and the system's errors (see `ghostdb.store.faults.describe`) and
+    mistakes, the database's and the system's errors (see `ghostdb.store.sql.faults.describe`) and
     anything unexpected, never a traceback.  Ctrl-C is a line starting ``interrupted`` and
     exit status 130 (Typer would exit silently).
 
@@ -259,7 +259,7 @@ def stop(exc: KeyboardInterrupt) -> NoReturn:
 
 def remember(db: str | None) -> str:
     """The URL of ``db``, kept where `GhostdbGroup` finds it to name it in messages."""
-    from ghostdb.store.db import resolve_url
+    from ghostdb.store.sql.db import resolve_url
 
     url = resolve_url(db)
     _opened.set(url)
@@ -288,7 +288,7 @@ def store_for(db: str | None, *, create: bool = False, write: bool = False) -> I
 
 
 def kept_answer(db: str | None, ask: Callable[[Store], T]) -> T:
-    """``ask(store)``, for a question whose answer the store keeps (`ghostdb.store.kept`,
+    """``ask(store)``, for a question whose answer the store keeps (`ghostdb.store.answers.kept`,
     decisive words): read from the store opened read-only, as every read is; when the
     answer is not kept yet, worked out once with the store opened for writing, and kept."""
     from ghostdb.errors import NotWorkedOut

@@ -112,7 +112,7 @@ def _solve_puzzle(solution: Any, found: dict[str, Any]) -> None:
     import sys
 
     from ghostdb.errors import BadMove
-    from ghostdb.store.puzzles import line_end
+    from ghostdb.store.answers.puzzles import line_end
 
     game = solution.game
     who = "the player to move" if found["to_move"] is None else f"player {found['to_move']}"

@@ -18,7 +18,7 @@ def db_upgrade(db: DbOption = None) -> None:
 @db_app.command("current")
 def db_current(db: DbOption = None, json: Json = False) -> None:
     """Show the schema revision of the database (changes nothing)."""
-    from ghostdb.store.db import inspect_schema
+    from ghostdb.store.sql.db import inspect_schema
 
     remember(db)
     schema = inspect_schema(db)

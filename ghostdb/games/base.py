@@ -200,7 +200,7 @@ class KeyList(list[str]):
 
 class SortedWords(tuple[str, ...]):
     """Distinct words sorted by code point, each of at least ``min_length`` letters: what
-    a store reads for a solve (`ghostdb.store.queries.dictionary_words`), said once so
+    a store reads for a solve (`ghostdb.store.sql.queries.dictionary_words`), said once so
     that a game builds from them as they are.  Filtering and sorting Debian's 4 million
     Polish words again took half a second of a 10-second solve."""
 

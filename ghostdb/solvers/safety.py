@@ -45,7 +45,7 @@ def solve(graph: PositionGraph, players: int, misere: bool = False) -> np.ndarra
 def best_moves(graph: PositionGraph, safe: np.ndarray, players: int) -> np.ndarray:
     """For each node: the first move (in move order) that keeps its mover safe, or the
     first move when none does (-1 at finals).  How many keep the mover safe is counted at
-    lookup, from the plays read (`ghostdb.store.lookups`)."""
+    lookup, from the plays read (`ghostdb.store.answers.lookups`)."""
     best = np.full(graph.size, -1, dtype=np.int32)
     parent, child = graph.edge_parent, graph.edge_child
     if len(parent) == 0:

@@ -9,9 +9,10 @@
 
 `Store` answers the store-level questions (dictionaries, solving, listings, comparisons,
 verification); `Store.solution` hands out a `Solution`, which answers the questions of
-one published solution (lookups, lines, plans, games).  Each concern lives in a module
-of its own beneath: `dictionaries`, `jobs`, `lookups`, `walks`, `reports`, `verify`.
-Nothing here solves except `Store.solve`, which runs a job (see `ghostdb.store.jobs`).
+one published solution (lookups, lines, plans, games).  Each concern lives in a package
+of its own beneath (see `ghostdb.store`): `answers`, `solving`, `verification`, `rooms`,
+`exports`, on `sql`.  Nothing here solves except `Store.solve`, which runs a job (see
+`ghostdb.store.solving.jobs`).
 """
 
 from __future__ import annotations
@@ -39,11 +40,11 @@ if TYPE_CHECKING:
         SurveyRow,
         WhyDiffer,
     )
-    from ghostdb.store.jobs import ProgressFn, SolveResult
-    from ghostdb.store.rooms import RoomLog
-    from ghostdb.store.schedule import Done, Task
-    from ghostdb.store.solution import Solution
-    from ghostdb.store.verify import Verdict
+    from ghostdb.store.answers.solution import Solution
+    from ghostdb.store.rooms.log import RoomLog
+    from ghostdb.store.solving.jobs import ProgressFn, SolveResult
+    from ghostdb.store.solving.schedule import Done, Task
+    from ghostdb.store.verification.solutions import Verdict
     from ghostdb.strategies import ReportRow
 
 
@@ -57,7 +58,7 @@ def open_store(
     no schema, raises DatabaseError; ``readonly`` opens an existing database at the
     current schema and never writes.
     """
-    from ghostdb.store.db import open_engine
+    from ghostdb.store.sql.db import open_engine
 
     path = None if url is None else os.fspath(url)
     return Store(open_engine(path, create=create, readonly=readonly), writable=not readonly)
@@ -67,10 +68,10 @@ class Store:
     """A ghostdb database.  Use as a context manager, or call `close`."""
 
     def __init__(self, engine: Engine, *, writable: bool = True) -> None:
-        from ghostdb.store.lookups import Lookups
+        from ghostdb.store.answers.lookups import Lookups
 
         self.engine = engine
-        # Whether answers not kept yet are worked out and kept (see `ghostdb.store.kept`);
+        # Whether answers not kept yet are worked out and kept (see `ghostdb.store.answers.kept`);
         # a read-only store raises NotWorkedOut for them instead.
         self.writable = writable
         self.lookups = Lookups(engine)
@@ -96,12 +97,12 @@ class Store:
     def warm(self) -> int:
         """Have the database's pages read into the system's cache in the background (a
         server about to answer requests); the bytes asked for (see `db.warm`)."""
-        from ghostdb.store.db import warm
+        from ghostdb.store.sql.db import warm
 
         return warm(self.engine)
 
     def schema_revision(self) -> str | None:
-        from ghostdb.store.db import current_revision
+        from ghostdb.store.sql.db import current_revision
 
         with self.engine.connect() as conn:
             return current_revision(conn)
@@ -115,7 +116,7 @@ class Store:
         return self.room_log()
 
     def room_log(self) -> RoomLog:
-        """The rooms' log (`ghostdb.store.rooms.RoomLog`), made on first call.
+        """The rooms' log (`ghostdb.store.rooms.log.RoomLog`), made on first call.
 
         Rooms are the only tables the web server writes, and it opens its store
         read-only: a read-only store's log has an engine of its own on the same database
@@ -123,11 +124,11 @@ class Store:
         queue for the lock).  `close` disposes of it."""
         with self._rooms_lock:
             if self._rooms is None:
-                from ghostdb.store.rooms import RoomLog
+                from ghostdb.store.rooms.log import RoomLog
 
                 engine = self.engine
                 if not self.writable:
-                    from ghostdb.store.db import make_engine
+                    from ghostdb.store.sql.db import make_engine
 
                     url = self.engine.url.render_as_string(hide_password=False)
                     engine = make_engine(url, create=False)
@@ -143,12 +144,12 @@ class Store:
         or a Ghost variant's name (``superduper``: its other options at their defaults).
         Raises UnknownDictionary, BadMove (rules of another game, or text that names
         none), TypeError (rules that are neither), NotSolved."""
-        from ghostdb.store.lookups import checked_rules
+        from ghostdb.store.answers.lookups import checked_rules
 
         checked = checked_rules(name, rules)
         found = self._solutions.get((name, checked))
         if found is None:
-            from ghostdb.store.solution import Solution
+            from ghostdb.store.answers.solution import Solution
 
             ref = self.lookups.ref(name, checked)  # raises if it is not there
             found = Solution(self.engine, self.lookups, name, checked, ref, writable=self.writable)
@@ -197,23 +198,23 @@ class Store:
         self, word_list: wordlists.WordList, *, name: str, replace: bool = False
     ) -> IngestResult:
         """Store an already normalised word list under ``name`` (see `ingest`)."""
-        from ghostdb.store import dictionaries
+        from ghostdb.store.answers import dictionaries
 
         return dictionaries.ingest_words(self.engine, word_list, name, replace)
 
     def dictionaries(self) -> list[DictionaryInfo]:
-        from ghostdb.store.dictionaries import all_dictionaries
+        from ghostdb.store.answers.dictionaries import all_dictionaries
 
         return all_dictionaries(self.engine)
 
     def dictionary(self, name: str) -> DictionaryInfo:
         """The stored dictionary ``name``; raise UnknownDictionary."""
-        from ghostdb.store.dictionaries import dictionary
+        from ghostdb.store.answers.dictionaries import dictionary
 
         return dictionary(self.engine, name)
 
     def words(self, name: str, min_length: int = 1) -> list[str]:
-        from ghostdb.store.dictionaries import words
+        from ghostdb.store.answers.dictionaries import words
 
         return words(self.engine, name, min_length)
 
@@ -233,7 +234,7 @@ class Store:
         ``progress(stage, done, total)`` is called as the job advances.
         """
         from ghostdb.store import jobs  # numpy and the solvers: only solving needs them
-        from ghostdb.store.lookups import checked_rules
+        from ghostdb.store.answers.lookups import checked_rules
 
         rules = checked_rules(name, rules)
         return jobs.run_solve(self.engine, name, rules, force=force, progress=progress)
@@ -250,8 +251,8 @@ class Store:
         processes that write to this same store (SQLite queues their writes; PostgreSQL
         takes them in parallel).  Yields each rule set with its result as it finishes,
         the costliest started first."""
-        from ghostdb.store import jobs as solve_jobs
-        from ghostdb.store.lookups import checked_rules
+        from ghostdb.store.answers.lookups import checked_rules
+        from ghostdb.store.solving import jobs as solve_jobs
 
         rule_sets = [checked_rules(name, rules) for rules in rule_sets]
         if jobs <= 1 or len(rule_sets) <= 1:
@@ -271,8 +272,8 @@ class Store:
     ) -> tuple[list[Task], int]:
         """The solves of stored dictionaries ``names`` under ``rule_keys`` not published
         yet (all with ``force``), each with its estimated peak memory, biggest first; and
-        how many were left out as published (see `ghostdb.store.schedule`)."""
-        from ghostdb.store import schedule
+        how many were left out as published (see `ghostdb.store.solving.schedule`)."""
+        from ghostdb.store.solving import schedule
 
         return schedule.plan(self.engine, names, rule_keys, force=force, verify=verify, share=jobs)
 
@@ -288,7 +289,7 @@ class Store:
         """Run planned solves (and verify each) in ``jobs`` worker processes, started as
         their estimated memory allows; yield each as it ends, a failure included;
         ``progress(task, stage, done, total)`` hears the stages of those running."""
-        from ghostdb.store import schedule
+        from ghostdb.store.solving import schedule
 
         return schedule.run(self.engine, tasks, jobs, force=force, verify=verify, progress=progress)
 
@@ -297,7 +298,7 @@ class Store:
     ) -> tuple[int, int]:
         """Write the published solution of ``name`` under ``rules`` to a pack file at
         ``path`` (see `ghostdb.pack`), whole or not at all; (positions, bytes)."""
-        from ghostdb.store.packing import pack_solution
+        from ghostdb.store.exports.packs import pack_solution
 
         return pack_solution(self.solution(name, rules), Path(path))
 
@@ -305,21 +306,21 @@ class Store:
         self, name: str, rules: RuleSet | str | None, folder: str | os.PathLike[str]
     ) -> tuple[Path, int]:
         """Write the published solution of ``name`` under ``rules`` as Parquet to
-        ``folder/NAME/RULES.parquet`` (see `ghostdb.store.exporting`); (the file, rows)."""
-        from ghostdb.store.exporting import export_solution
+        ``folder/NAME/RULES.parquet`` (see `ghostdb.store.exports.parquet`); (the file, rows)."""
+        from ghostdb.store.exports.parquet import export_solution
 
         return export_solution(self.solution(name, rules), Path(folder))
 
     def check_pack(self, pack: Pack, name: str | None = None) -> list[str]:
         """Where ``pack`` disagrees with the stored solution of its name and rule set (or
         of ``name``'s under them); empty if it agrees position for position."""
-        from ghostdb.store.packing import compare_with_store
+        from ghostdb.store.verification.packs import compare_with_store
 
         return compare_with_store(pack, self.solution(name or pack.name, pack.rules))
 
     def solutions(self, name: str | None = None) -> list[SolutionInfo]:
         """Every solve job (published, failed, superseded), oldest first."""
-        from ghostdb.store import jobs
+        from ghostdb.store.solving import jobs
 
         return jobs.job_list(self.engine, name)
 
@@ -330,10 +331,10 @@ class Store:
         *,
         every: bool = False,
     ) -> list[Verdict]:
-        """Verify published solutions (see `ghostdb.store.verify`): of the whole store when
-        ``name`` is None, else every one of ``name`` (``every``) or the one of ``rules``
-        (default: the default rule set).  Read in one snapshot."""
-        from ghostdb.store.verify import verify_store
+        """Verify published solutions (see `ghostdb.store.verification`): of the whole store
+        when ``name`` is None, else every one of ``name`` (``every``) or the one of
+        ``rules`` (default: the default rule set).  Read in one snapshot."""
+        from ghostdb.store.verification.solutions import verify_store
 
         return verify_store(self.engine, name, rules, every)
 
@@ -341,7 +342,7 @@ class Store:
 
     def games(self) -> list[dict[str, Any]]:
         """Every game ghostdb knows, its rule options and what of it is solved."""
-        from ghostdb.store import queries as q
+        from ghostdb.store.sql import queries as q
 
         with self.engine.connect() as conn:
             published = q.all_published(conn)
@@ -350,7 +351,7 @@ class Store:
     def publication_state(self) -> str:
         """A token that changes whenever what is published changes (a solve published,
         a dictionary added or replaced): what a cache of answers is valid for."""
-        from ghostdb.store import queries as q
+        from ghostdb.store.sql import queries as q
 
         with self.engine.connect() as conn:
             return q.publication_state(conn)
@@ -358,15 +359,15 @@ class Store:
     def published(self, name: str) -> list[Solution]:
         """A handle on every published solution of ``name``, in the order they were
         solved; raises UnknownDictionary."""
-        from ghostdb.store import reports
+        from ghostdb.store.answers import summaries
 
-        return reports.published(self.engine, self.solution, name)
+        return summaries.published(self.engine, self.solution, name)
 
     def catalogue(self) -> list[dict[str, Any]]:
         """Every stored dictionary and solved game with its published rule sets."""
-        from ghostdb.store import reports
+        from ghostdb.store.answers import summaries
 
-        return reports.catalogue(self.engine)
+        return summaries.catalogue(self.engine)
 
     def why(
         self, a: str, b: str, rules: RuleSet | str | None = None, *, compute: bool | None = None
@@ -376,8 +377,8 @@ class Store:
         that give ``a`` ``b``'s outcome (see `ghostdb.games.ghost.decisive`); worked out
         on the first request and kept (``compute=False``, by default when the store is
         read-only: NotWorkedOut instead)."""
-        from ghostdb.store import decisive
-        from ghostdb.store.lookups import checked_rules
+        from ghostdb.store.answers import decisive
+        from ghostdb.store.answers.lookups import checked_rules
 
         chosen = checked_rules(a, rules)
         compute = self.writable if compute is None else compute
@@ -397,7 +398,7 @@ class Store:
         ``a``) under ``vs_rules`` (default: ``rules``), with their differences.  Both must be
         played as the same game (two dictionaries, or one game under two rule sets).
         Worked out on the first request and kept (``compute``: see `report`)."""
-        from ghostdb.store import comparing
+        from ghostdb.store.answers import comparing
 
         return comparing.compare(self.solution, a, b or a, rules, vs_rules, examples, compute)
 
@@ -405,12 +406,12 @@ class Store:
         """One row per published rule set of ``name``: who wins, how many positions have
         each outcome (by level too), and (games that keep plans) both players' plans.
 
-        Read from answers kept when each solution was published (`ghostdb.store.kept`);
+        Read from answers kept when each solution was published (`ghostdb.store.answers.kept`);
         one not kept yet is worked out and kept, or with ``compute=False`` (by default
         when the store is read-only) raises NotWorkedOut."""
-        from ghostdb.store import reports
+        from ghostdb.store.answers import summaries
 
-        return reports.report(self.engine, self.solution, name, compute)
+        return summaries.report(self.engine, self.solution, name, compute)
 
     def survey(self, *, compute: bool | None = None) -> list[SurveyRow]:
         """Every stored dictionary under each of its solved rule sets that keep plans (two
@@ -421,6 +422,6 @@ class Store:
         Rule sets for more players have no single winner and are left out (`report` shows
         them).  Read from kept answers (``compute``: see `report`).  Raises NotSolved when
         no dictionary is stored, or none is solved for two players."""
-        from ghostdb.store import reports
+        from ghostdb.store.answers import summaries
 
-        return reports.survey(self.engine, self.solution, compute)
+        return summaries.survey(self.engine, self.solution, compute)

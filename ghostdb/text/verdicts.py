@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ghostdb.store.verify import Verdict
+    from ghostdb.store.verification.solutions import Verdict
 
 
 def verdicts(items: Sequence[Verdict]) -> str:

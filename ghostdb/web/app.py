@@ -530,12 +530,12 @@ def read_strategy(
 ) -> Response:
     """A plan: the start's sent as it is kept (NotWorkedOut when it is not), another
     walked up to `WALK_LIMIT` positions."""
-    from ghostdb.store import reports
+    from ghostdb.store.answers import plans
 
     solution = store.solution(name, rules)
     if not position:
         solution.refresh()  # kept answers are read by id: the one published now
-        text = reports.start_plan_text(solution, player)
+        text = plans.start_plan_text(solution, player)
         return Response(text.encode(), media_type="application/json")
     return as_json(solution.strategy(player, position, limit=WALK_LIMIT).as_dict())
 
@@ -543,13 +543,13 @@ def read_strategy(
 def read_report(answers: Answers, name: str) -> bytes:
     """The report, read only from what is kept (NotWorkedOut when a row is not), its
     JSON made once for the solutions published."""
-    from ghostdb.store import reports
+    from ghostdb.store.answers import summaries
 
     solutions = answers.store.published(name)
     key = ("report", name, tuple(s.id for s in solutions))
     return answers.kept(
         key,
-        lambda: dumps({"dictionary": name, "solutions": reports.report_dicts(solutions)}),
+        lambda: dumps({"dictionary": name, "solutions": summaries.report_dicts(solutions)}),
     )
 
 
@@ -561,12 +561,12 @@ def read_line(store: Store, name: str, rules: RuleSet, position: str) -> Any:
 def read_opening_plans(answers: Answers, name: str, rules: RuleSet) -> bytes:
     """The openings' plans, read only from what is kept (NotWorkedOut when they are not),
     their JSON made once a solution (a SuperDuperGhost one's is half a megabyte)."""
-    from ghostdb.store import reports
+    from ghostdb.store.answers import plans
 
     solution = answers.store.solution(name, rules)
     solution.refresh()  # kept answers are read (and held) by id: the one published now
     return answers.kept(
-        ("openings", solution.id), lambda: dumps(reports.opening_plan_dicts(solution))
+        ("openings", solution.id), lambda: dumps(plans.opening_plan_dicts(solution))
     )
 
 

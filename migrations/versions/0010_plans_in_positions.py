@@ -8,7 +8,7 @@ Polish list the two tables took 63 bytes a position on SQLite.  ``positions`` ga
 where no plan is kept: unreachable positions, games without plans), with the meanings
 ``plans`` gave them (revision 0009).  ``winning_moves`` and ``drawing_moves`` are
 dropped: a lookup reads every play's outcome anyway and counts them
-(`ghostdb.store.lookups`).  One table of fewer columns: 38 bytes a position.
+(`ghostdb.store.answers.lookups`).  One table of fewer columns: 38 bytes a position.
 
 The table is rebuilt (set aside, made anew, filled in key order, the old one dropped), as
 revisions 0007 to 0009 rebuilt theirs: an UPDATE of every row would leave the old rows

@@ -60,7 +60,7 @@ def task_decisive(db: str, name: str, pool: str) -> dict[str, Any]:
     """Decisive words of Ghost/3: each step timed, then the whole first request (worked
     out and kept), then the kept answer read back."""
     from ghostdb import Rules, open_store
-    from ghostdb.store import decisive, dictionaries
+    from ghostdb.store.answers import decisive, dictionaries
 
     with open_store(db, create=False) as store:
         solution = store.solution(name, Rules(min_length=3))
@@ -98,7 +98,7 @@ def task_decisive(db: str, name: str, pool: str) -> dict[str, Any]:
 def task_duper_decisive(db: str, name: str) -> dict[str, Any]:
     """SuperDuperGhost/3's single deletions at the start, from the stored rows read."""
     from ghostdb import open_store
-    from ghostdb.store import decisive, dictionaries
+    from ghostdb.store.answers import decisive, dictionaries
 
     with open_store(db, create=False) as store:
         solution = store.solution(name, rules_of("superduper/3"))

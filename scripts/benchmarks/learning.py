@@ -101,8 +101,8 @@ def task_puzzle_share(wordlist: str, min_length: str) -> dict[str, float]:
     from sqlalchemy import select
 
     from ghostdb import Rules, open_store
-    from ghostdb.store.puzzles import PUZZLES
-    from ghostdb.store.schema import kept_answers
+    from ghostdb.store.answers.puzzles import PUZZLES
+    from ghostdb.store.sql.schema import kept_answers
 
     with tempfile.TemporaryDirectory() as folder, open_store(f"{folder}/s.db") as store:
         name = store.ingest(Path(wordlist)).dictionary.name

@@ -215,7 +215,7 @@ def task_rooms_ruling(db: str, name: str, rules: str) -> dict[str, Any]:
     from ghostdb import open_store
     from ghostdb.play.rooms import referee
     from ghostdb.play.rooms.state import RoomState
-    from ghostdb.store.room_judge import judge_for
+    from ghostdb.store.rooms.judge import judge_for
 
     def commit(state: RoomState, events: list[dict[str, Any]]) -> None:
         for event in events:

@@ -1,7 +1,7 @@
 """How many fragments a word list makes, estimated from samples before a solve.
 
 A solve holds every fragment in memory at a few hundred bytes each, so a list too big
-for the machine is to be refused before anything is written (`ghostdb.store.memory`).
+for the machine is to be refused before anything is written (`ghostdb.memory`).
 The exact count is only known once the graph is built, which is most of that memory.
 So the graphs of three evenly spread samples of the words (every 4k-th, 2k-th and k-th
 word, the largest at most `SAMPLE` words) are built, and the count is extrapolated from

@@ -91,7 +91,7 @@ class Fragments(Mapping[str, str]):
         self.alphabet, self.width = alphabet, _width(alphabet)
         self._rank = {c: i for i, c in enumerate(alphabet)}
         self.keys = keys
-        self.flat = [_flat(k) for k in keys]
+        self.flat = [flattened(k) for k in keys]
         sizes = [len(k) for k in keys]
         self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         self.won = won.astype(bool)
@@ -130,7 +130,7 @@ class Fragments(Mapping[str, str]):
 
         if n == 1:
             return np.zeros(len(self.keys[1]), np.int64)
-        heads = _flat(np.ascontiguousarray(self.keys[n][:, : (n - 1) * self.width]))
+        heads = flattened(np.ascontiguousarray(self.keys[n][:, : (n - 1) * self.width]))
         at = np.searchsorted(self.flat[n - 1], heads)
         if len(at) and (at.max() >= len(self.flat[n - 1]) or (self.flat[n - 1][at] != heads).any()):
             raise ValueError(f"a fragment of {n} letters has no stored parent")
@@ -157,7 +157,7 @@ class Fragments(Mapping[str, str]):
             if n == 0 or n >= len(self.keys):
                 raise ValueError(f"a word of {n} letters is no stored fragment")
             rows = starts[lengths == n]
-            key = _flat(code.points(points[rows[:, None] + np.arange(n)]))
+            key = flattened(code.points(points[rows[:, None] + np.arange(n)]))
             at = np.searchsorted(self.flat[n], key)
             if (at >= len(self.flat[n])).any() or (self.flat[n][at] != key).any():
                 raise ValueError("a word is no stored fragment")
@@ -218,7 +218,7 @@ class Fragments(Mapping[str, str]):
             keys = codes.astype(np.uint8)
         else:
             keys = np.stack([codes >> 8, codes & 255], axis=-1).astype(np.uint8)
-        return _flat(keys.reshape(len(fragments), -1)), ok
+        return flattened(keys.reshape(len(fragments), -1)), ok
 
     def lookup(self, fragments: Sequence[str]) -> np.ndarray:
         """`index` of many fragments at once (-1: not stored)."""
@@ -387,7 +387,7 @@ def _width(alphabet: str) -> int:
     return 1 if len(alphabet) <= 253 else 2
 
 
-def _flat(matrix: np.ndarray) -> np.ndarray:
+def flattened(matrix: np.ndarray) -> np.ndarray:
     """A uint8 matrix's rows as fixed-width byte strings (sorting and searching them)."""
     if matrix.shape[1] == 0:  # the start alone: never searched
         return matrix.reshape(-1)

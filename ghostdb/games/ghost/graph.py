@@ -22,15 +22,15 @@ import numpy as np
 from ghostdb.errors import NotSolved
 from ghostdb.games.base import SortedWords
 from ghostdb.games.ghost.letters import (
-    _KEY_SHIFT,
+    KEY_SHIFT,
+    CodedText,
     PackedKeys,
-    _common_prefix_lengths,
-    _encode,
-    _gather,
-    _letters_per_key,
-    _offset_dtype,
-    _sort_strings,
-    _Text,
+    common_prefix_lengths,
+    encode_strings,
+    gather_strings,
+    letters_per_key,
+    offset_dtype,
+    sort_strings,
 )
 from ghostdb.games.ghost.rules import Form, Rules, Variant
 
@@ -73,11 +73,11 @@ def game_words(words: Iterable[str], min_length: int) -> Sequence[str]:
     return sorted([w for w in words if len(w) >= min_length])
 
 
-def _game_text(words: Iterable[str], min_length: int) -> _Text:
+def _game_text(words: Iterable[str], min_length: int) -> CodedText:
     game = game_words(words, min_length)
     if not game:
         raise NotSolved(f"no word has {min_length} or more letters: nothing to solve")
-    return _encode(game)
+    return encode_strings(game)
 
 
 # -- tries --------------------------------------------------------------------------------
@@ -114,7 +114,7 @@ def _prefix_trie(codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> 
     in order: that is the preorder walk of the trie.
     """
     shared = np.zeros(len(starts), dtype=np.int32)
-    shared[1:] = _common_prefix_lengths(codes, starts[:-1], starts[1:], lengths[:-1], lengths[1:])
+    shared[1:] = common_prefix_lengths(codes, starts[:-1], starts[1:], lengths[:-1], lengths[1:])
     added = (lengths - shared).astype(np.int32)
     first = 1 + np.cumsum(added, dtype=np.int64) - added  # each string's first new node
     if first[-1] + added[-1] > np.iinfo(np.int32).max:
@@ -124,7 +124,7 @@ def _prefix_trie(codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> 
     n = 1 + len(owner)
     depth = np.zeros(n, dtype=np.int32)
     depth[1:] = np.arange(n - 1, dtype=np.int32) - np.repeat(first - 2 - shared, added)
-    offset = _offset_dtype(len(codes))
+    offset = offset_dtype(len(codes))
     src = np.zeros(n, dtype=offset)
     src[1:] = np.repeat(starts.astype(offset, copy=False), added)
     last = codes[src + depth - 1].astype(np.int32)
@@ -171,7 +171,7 @@ class _PairIndex:
 
 
 def _pair_keys(owners: np.ndarray, letters: np.ndarray) -> np.ndarray:
-    return owners.astype(np.int64) << _KEY_SHIFT | letters
+    return owners.astype(np.int64) << KEY_SHIFT | letters
 
 
 def _appends(trie: _Trie) -> _PairIndex:
@@ -269,14 +269,14 @@ def _sorted_edges(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np
 # -- the variants -------------------------------------------------------------------------
 
 
-def _infix_trie(text: _Text) -> tuple[_Trie, np.ndarray]:
+def _infix_trie(text: CodedText) -> tuple[_Trie, np.ndarray]:
     """The trie of every infix of the words (the prefixes of their suffixes), and whether
     each node is a word."""
-    letter = text.codes[: len(text.codes) - _letters_per_key(text.codes.dtype)] != 0
+    letter = text.codes[: len(text.codes) - letters_per_key(text.codes.dtype)] != 0
     starts = np.flatnonzero(letter).astype(np.int32)
     # Letters left in its word from each position: count down from each word's end.
     lengths = np.repeat((text.starts + text.lengths).astype(np.int32), text.lengths) - starts
-    order, distinct = _sort_strings(text.codes, starts, lengths)
+    order, distinct = sort_strings(text.codes, starts, lengths)
     suffix_of = np.empty(len(starts), dtype=np.int32)  # distinct suffix of each position
     suffix_of[order] = np.cumsum(distinct, dtype=np.int32) - 1
     keep = order[distinct]
@@ -405,7 +405,7 @@ def build_anagram_graph(words: Iterable[str], min_length: int) -> Graph:
     # Each infix's letters, sorted, one row each with a 0 after them: a text of keys.
     width = int(infixes.depth.max()) + 1
     pad = np.iinfo(text.codes.dtype).max  # sorts after every letter
-    per = _letters_per_key(text.codes.dtype)
+    per = letters_per_key(text.codes.dtype)
     flat = np.zeros(infixes.size * width + per, dtype=text.codes.dtype)
     rows = flat[: infixes.size * width].reshape(infixes.size, width)
     for k in range(width - 1):
@@ -415,7 +415,7 @@ def build_anagram_graph(words: Iterable[str], min_length: int) -> Graph:
     rows[rows == pad] = 0
     key_starts = np.arange(infixes.size, dtype=np.int64) * width
 
-    order, distinct = _sort_strings(flat, key_starts, infixes.depth)
+    order, distinct = sort_strings(flat, key_starts, infixes.depth)
     position_of = np.empty(infixes.size, dtype=np.int32)  # position of each infix
     position_of[order] = np.cumsum(distinct, dtype=np.int32) - 1
     size = int(position_of.max()) + 1
@@ -450,7 +450,7 @@ def build_anagram_graph(words: Iterable[str], min_length: int) -> Graph:
     edges = _sorted_edges([np.concatenate(column) for column in zip(*parts, strict=True)])
     # The keys' letters copied out of the rows of sorted letters, which are let go.
     key_length = keys.depth[keys.end]
-    key_codes, key_src = _gather(flat, keys.src[keys.end], key_length)
+    key_codes, key_src = gather_strings(flat, keys.src[keys.end], key_length)
     return Graph(
         fragments=PackedKeys(key_codes, text.code_points, key_src, key_length),
         is_word=final,

@@ -1,4 +1,4 @@
-"""Strings as arrays of letter codes: word lists laid end to end as small codes (`_Text`),
+"""Strings as arrays of letter codes: word lists laid end to end as small codes (`CodedText`),
 sorted and compared several letters at a time packed into one 64-bit integer, and the
 fragments of a graph kept packed and decoded a slice at a time (`PackedKeys`: millions
 of Python strings were most of a solve's memory).  Pure; the graph builders of
@@ -15,11 +15,11 @@ from typing import overload
 import numpy as np
 
 _SEPARATOR = "\0"  # follows every string laid out in a text; never a letter
-_KEY_SHIFT = 16  # a (node, letter) key is node << 16 | letter code
+KEY_SHIFT = 16  # a (node, letter) key is node << 16 | letter code
 
 
 @dataclass
-class _Text:
+class CodedText:
     """Strings laid end to end as letter codes 1..len(alphabet), each followed by a 0.
 
     ``codes`` ends with a few more zeros so that a window of letters read at any
@@ -38,8 +38,8 @@ _ENCODE_ROWS = 1 << 16
 UTF-32 bytes, would cost several times its codes."""
 
 
-def _encode(strings: Sequence[str]) -> _Text:
-    """The strings as a `_Text`.  Two passes a block of strings at a time: one finds the
+def encode_strings(strings: Sequence[str]) -> CodedText:
+    """The strings as a `CodedText`.  Two passes a block of strings at a time: one finds the
     letters (so their codes are known), the other writes each letter's code."""
     lengths = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
     starts = np.cumsum(lengths + 1) - (lengths + 1)
@@ -55,12 +55,12 @@ def _encode(strings: Sequence[str]) -> _Text:
     code_of = np.zeros(int(code_points[-1]) + 1, dtype=dtype)
     code_of[code_points] = np.arange(len(code_points))
     size = int(lengths.sum()) + len(strings)
-    codes = np.zeros(size + _letters_per_key(dtype), dtype=dtype)
+    codes = np.zeros(size + letters_per_key(dtype), dtype=dtype)
     at = 0
     for points in _code_point_blocks(strings):
         codes[at : at + len(points)] = code_of[points]
         at += len(points)
-    return _Text(codes, alphabet, code_points, starts, lengths)
+    return CodedText(codes, alphabet, code_points, starts, lengths)
 
 
 def _code_point_blocks(strings: Sequence[str]) -> Iterator[np.ndarray]:
@@ -70,20 +70,20 @@ def _code_point_blocks(strings: Sequence[str]) -> Iterator[np.ndarray]:
         yield np.frombuffer(joined.encode("utf-32-le"), dtype="<u4")
 
 
-def _letters_per_key(dtype: np.dtype | type) -> int:
+def letters_per_key(dtype: np.dtype | type) -> int:
     return 8 // np.dtype(dtype).itemsize
 
 
 def _keep_masks(dtype: np.dtype) -> np.ndarray:
     """``masks[r]`` keeps the first r letters of a packed key and clears the rest."""
-    per, bits = _letters_per_key(dtype), 8 * np.dtype(dtype).itemsize
+    per, bits = letters_per_key(dtype), 8 * np.dtype(dtype).itemsize
     full = (1 << 64) - 1
     return np.array([full ^ ((1 << (64 - r * bits)) - 1) for r in range(per + 1)], np.uint64)
 
 
 def _letter_steps(dtype: np.dtype) -> np.ndarray:
     """The smallest key with a nonzero letter at each place from the right, but the last."""
-    per, bits = _letters_per_key(dtype), 8 * np.dtype(dtype).itemsize
+    per, bits = letters_per_key(dtype), 8 * np.dtype(dtype).itemsize
     return np.array([1 << (k * bits) for k in range(1, per)], dtype=np.uint64)
 
 
@@ -93,7 +93,7 @@ def _packed_letters(codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray) 
     Big-endian, with letters past the string's end cleared, so integer order is string
     order over those letters.  ``lengths`` may be 0 or negative (then the key is 0).
     """
-    per = _letters_per_key(codes.dtype)
+    per = letters_per_key(codes.dtype)
     # Every 8-byte window of the text, read as one big-endian integer (a view, no copy).
     windows = np.ndarray(
         shape=(len(codes) - per + 1,), dtype=">u8", buffer=codes, strides=(codes.itemsize,)
@@ -102,7 +102,7 @@ def _packed_letters(codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray) 
     return keys & _keep_masks(codes.dtype)[np.maximum(np.minimum(lengths, per), 0)]
 
 
-def _sort_strings(
+def sort_strings(
     codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Sort strings of a text: the order, and in that order whether each string differs
@@ -116,7 +116,7 @@ def _sort_strings(
     n = len(starts)
     if n < 2:
         return np.arange(n), np.ones(n, dtype=bool)
-    per = _letters_per_key(codes.dtype)
+    per = letters_per_key(codes.dtype)
     keys = _packed_letters(codes, starts, lengths)
     # Stable: a word list's suffixes come in long sorted runs, which timsort merges (a
     # third of the time of the default quicksort on american-english-insane).
@@ -155,11 +155,11 @@ def _sort_strings(
     return order, np.r_[True, ~tied]
 
 
-def _common_prefix_lengths(
+def common_prefix_lengths(
     codes: np.ndarray, a: np.ndarray, b: np.ndarray, a_len: np.ndarray, b_len: np.ndarray
 ) -> np.ndarray:
     """How many leading letters each pair of strings (starts a, b) has in common."""
-    per = _letters_per_key(codes.dtype)
+    per = letters_per_key(codes.dtype)
     common = np.minimum(a_len, b_len)  # where one string is a prefix of the other
     active = np.arange(len(a))
     offset = 0
@@ -180,13 +180,13 @@ def _common_prefix_lengths(
     return common
 
 
-def _offset_dtype(size: int) -> type:
+def offset_dtype(size: int) -> type:
     """The integer type of positions in a text of ``size`` codes: int32 where it fits
     (half the memory of the per-node positions a graph keeps)."""
     return np.int32 if size < 1 << 31 else np.int64
 
 
-def _gather(
+def gather_strings(
     codes: np.ndarray, src: np.ndarray, length: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """The strings of ``length`` codes at positions ``src`` of ``codes``, laid end to end
@@ -224,7 +224,7 @@ def _decode(
         return []
     wide = int(code_points[-1]) > 255
     chars = code_points.astype("<u4" if wide else np.uint8)
-    buffer, _ = _gather(codes, src, length)
+    buffer, _ = gather_strings(codes, src, length)
     strings = chars[buffer].tobytes().decode("utf-32-le" if wide else "latin-1").split(_SEPARATOR)
     del strings[-1]
     return strings
@@ -252,7 +252,7 @@ class PackedKeys(Sequence[str]):
     ) -> None:
         self.codes = codes
         self.code_points = code_points
-        self.src = src.astype(_offset_dtype(len(codes)), copy=False)
+        self.src = src.astype(offset_dtype(len(codes)), copy=False)
         self.lengths = lengths.astype(np.int32, copy=False)
 
     def __len__(self) -> int:

@@ -1,7 +1,7 @@
 """The room's referee: what a player's message makes happen, as events, or why not.
 
 Pure: what it needs of the stored solution comes through a `Judge` the caller hands in
-(the store's, in `ghostdb.store.rooms`): the position at a key (one indexed lookup) and
+(the store's, in `ghostdb.store.rooms.log`): the position at a key (one indexed lookup) and
 whether a word is in the dictionary (another).  It never scans a word list.  `decide`
 takes the room's state and a message, and returns the events the message makes (without
 their versions: the caller numbers them, commits them, then applies them to the state),

@@ -1,7 +1,7 @@
 """A room's state, made by folding its events: nothing else changes it.
 
 Every event is a JSON object with a ``type`` and a version ``v`` (1, 2, 3, … in the room);
-the log of them is the room (`ghostdb.store.rooms` keeps it).  `RoomState.apply` reads
+the log of them is the room (`ghostdb.store.rooms.log` keeps it).  `RoomState.apply` reads
 one event into the state without asking anything of the store, so a server that starts
 rebuilds every room from its log, and every server that reads the same log holds the
 same state.  The referee (`ghostdb.play.rooms.referee`) decides which events a player's

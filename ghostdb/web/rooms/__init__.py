@@ -1,6 +1,6 @@
 """Rooms over the web: several people (and computer seats) play one match together, over
 a WebSocket, refereed by `ghostdb.play.rooms` and kept in the store's log of events
-(`ghostdb.store.rooms`), which is the only thing the web server writes.
+(`ghostdb.store.rooms.log`), which is the only thing the web server writes.
 
 * `hub`: the rooms this process holds (state, judge, lock, sockets, timer): every change
   is decided, committed to the log, and only then applied and sent; computer seats,

@@ -1,6 +1,6 @@
 """The rooms this server holds: each one's state, judge, lock, sockets and timer.
 
-A room's state is folded from its log (`ghostdb.store.rooms.RoomLog`) and changes only
+A room's state is folded from its log (`ghostdb.store.rooms.log.RoomLog`) and changes only
 here, under the room's lock, in one way: the referee decides what a message makes
 (`ghostdb.play.rooms.referee.decide`), the events are numbered past the room's version
 and appended to the log in a thread, and only once they are committed are they applied
@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 from ghostdb.errors import Stale
 from ghostdb.play.rooms.referee import Judge, Refused, decide, join, new_room, start_if_ready
 from ghostdb.play.rooms.state import OVER, Event, RoomState
-from ghostdb.store.room_judge import judge_for
-from ghostdb.store.rooms import token_hash
+from ghostdb.store.rooms.judge import judge_for
+from ghostdb.store.rooms.log import token_hash
 from ghostdb.web import library
 from ghostdb.web.rooms.limits import (
     BOT_DELAY,
@@ -61,7 +61,7 @@ from ghostdb.web.rooms.wire import Client, encode, presence, welcome
 
 if TYPE_CHECKING:
     from ghostdb.store import Store
-    from ghostdb.store.rooms import RoomLog
+    from ghostdb.store.rooms.log import RoomLog
 
 log = logging.getLogger("ghostdb.rooms")
 

@@ -1,6 +1,6 @@
 """Rooms shared by several servers: each commit announced, every server told.
 
-On PostgreSQL, `ghostdb.store.rooms.RoomLog.append` announces every committed append on
+On PostgreSQL, `ghostdb.store.rooms.log.RoomLog.append` announces every committed append on
 the channel ``ghostdb_rooms`` (``NOTIFY``, delivered at commit and only then).  Each
 server runs one `Relay`: a thread holding a connection that ``LISTEN``s there and hands
 each announcement (``room:version``) to the server's hub on its event loop, which reads
@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ghostdb.store.rooms import CHANNEL
+from ghostdb.store.rooms.log import CHANNEL
 
 log = logging.getLogger("ghostdb.rooms")
 

@@ -5,7 +5,7 @@ for a rematch.  The play itself goes over the room's WebSocket
 Every answer is JSON; every error ``{"error": one line}`` with a 4xx (503: the
 database), never a 500.  A POST whose ``Origin`` is neither the server's own nor one of
 ``--cors`` is refused (403), as the socket's handshake is.  Rooms are the only thing the
-server writes: its store is read-only, and `ghostdb.store.rooms.RoomLog` has an engine
+server writes: its store is read-only, and `ghostdb.store.rooms.log.RoomLog` has an engine
 of its own for them.
 """
 

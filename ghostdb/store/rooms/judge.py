@@ -1,0 +1,261 @@
+"""The store's side of a room: what the referee, the verdicts and the computer seats ask
+of the room's published solution (`ghostdb.play.rooms.referee.Judge` and
+`ghostdb.play.rooms.bots.Seats`, which `StoreJudge` is).
+
+Every question is a lookup: a position is one indexed read of the positions table (as
+`Solution.lookup_many` reads it: a key that is not stored costs no error message worked
+out), and whether a word is in the dictionary is one indexed read of the ``words`` table,
+by its primary key, on the lookups' own connection (one statement, no transaction: one
+round trip on PostgreSQL).  A ruling on a challenge never reads a word list.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sqlalchemy import bindparam, select
+
+from ghostdb.errors import BadFragment, BadMove, NotSolved, UnknownDictionary
+from ghostdb.games.registry import parse_rules
+from ghostdb.play.vocabulary import vocabulary_size
+from ghostdb.store.answers.dictionaries import dictionary_row
+from ghostdb.store.answers.solution import Solution
+from ghostdb.store.sql import raw
+from ghostdb.store.sql.schema import words
+
+if TYPE_CHECKING:
+    from ghostdb.games.base import Game, RuleSet
+    from ghostdb.play.vocabulary import Vocabulary
+    from ghostdb.values import Play, Position
+
+MAX_LINE = 100
+"""The most moves `StoreJudge.word_for` follows along a best line (no word is longer)."""
+MAX_SEARCH = 500
+"""The most positions `StoreJudge.word_for` reads looking for a word off the best line."""
+
+# The words table's primary key is (dictionary_id, word): this is one probe of its index.
+_IS_WORD = select(words.c.word).where(
+    words.c.dictionary_id == bindparam("d"), words.c.word == bindparam("w")
+)
+
+
+class Solutions(Protocol):
+    """What hands out a published solution by name and rules (a `Store`)."""
+
+    def solution(self, name: str, rules: RuleSet | None = None) -> Solution:
+        """The published solution of ``name`` under ``rules``; raises if there is none."""
+        ...
+
+
+class StoreJudge:
+    """The referee's `Judge` (and the computer seats' `Seats`) over one published solution:
+    ``StoreJudge(store.solution(name, rules))``."""
+
+    def __init__(self, solution: Solution) -> None:
+        self.solution = solution
+        self.game: Game = solution.game
+        self._dictionary: tuple[int, int | None] | None = None  # (solution id, dictionary id)
+        self._graded: dict[int, Solution] = {solution.rules.players: solution}
+        self._is_word = _is_word_query(solution.engine.dialect)
+
+    def __repr__(self) -> str:
+        return f"StoreJudge({self.solution!r})"
+
+    # -- the referee's questions ---------------------------------------------------------------
+
+    def position(self, key: str) -> Position | None:
+        """The stored position at ``key`` with its plays; None where none is stored (in a
+        word game a bluff), or where the game cannot have such a key at all."""
+        try:
+            return self.solution.lookup_many([key])[0]
+        except BadFragment:
+            return None
+
+    def is_word(self, word: str) -> bool:
+        """Whether ``word`` is in the dictionary: one read of the words table by its
+        primary key (False for a game played without a dictionary)."""
+        dictionary = self._dictionary_id()
+        if dictionary is None or not word:
+            return False
+        driver = self.solution.lookups.dbapi()
+        return bool(self._is_word.run(driver, {"d": dictionary, "w": word}))
+
+    def graded(self, players: int) -> Callable[[str], Position | None] | None:
+        """Lookups in the solution of the same rules for ``players`` seats (this one when
+        its rules are for that many); None when that rule set is not solved, or the game
+        is not played by that many."""
+        found = self._graded.get(players)
+        if found is None:
+            found = self._solution_for(players)
+            if found is None:
+                return None  # not kept: it may be solved while the room plays on
+            self._graded[players] = found
+        if found is self.solution:
+            return self.position
+        return _lookup_in(found)
+
+    # -- the computer seats' questions ---------------------------------------------------------
+
+    def choose(self, position: Position, strategy: str, rng: random.Random) -> Play:
+        """The stored play the computer ``strategy`` makes at ``position`` (see
+        `Solution.choose`)."""
+        return self.solution.choose(position, strategy, rng)
+
+    def knows(self, strategy: str, key: str) -> bool:
+        """Whether a seat playing ``strategy`` knows a word (a game: a line of play) that
+        ``key`` can still become: the whole dictionary's strategies know every stored
+        position; ``common:N`` only the positions of the game over its N words."""
+        known = self.vocabulary(strategy)
+        if known is not None:
+            return key in known.values
+        return self.position(key) is not None
+
+    def word_for(self, strategy: str, key: str) -> str | None:
+        """A word that ``strategy`` knows and the position at ``key`` can become, or None.
+        The whole dictionary: where the stored best line from ``key`` ends (said as the
+        final position's label where it has one: Anagram's keys are sorted letters).
+        ``common:N``: the most common of its words that the position can become."""
+        game = self.game
+        if not game.word_game:
+            return None
+        known = self.vocabulary(strategy)
+        if known is not None:
+            return next((w for w in known.words if game.can_become(key, w)), None)
+        return self._line_word(key)
+
+    def vocabulary(self, strategy: str) -> Vocabulary | None:
+        """The solved game over the words a ``common:N`` seat knows, made once (see
+        `Solution.vocabularies`); None for a seat that knows the whole dictionary, and
+        in a game without words."""
+        if vocabulary_size(strategy) is None or not self.game.word_game:
+            return None
+        return self.solution.vocabularies([strategy])[strategy]
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _line_word(self, key: str) -> str | None:
+        """The word the stored best line from ``key`` ends on (as `analysis` names the
+        word behind a mistake), if the rules let ``key`` become it; else the first such
+        word a search of the stored positions beyond ``key`` meets (Anagram's label of a
+        final position, or a line through a reversal, may not count for ``key``).  None
+        from a position that is not stored."""
+        can_become = self.game.can_become
+        pos = self.position(key)
+        if pos is None:
+            return None
+        if pos.is_final:
+            word = pos.label or pos.fragment
+            return word if can_become(key, word) else None
+        for _ in range(MAX_LINE):
+            play = next((p for p in pos.plays if p.move == pos.best_move), None)
+            if play is None:
+                break
+            if play.is_final:
+                word = play.label or play.fragment
+                if can_become(key, word):
+                    return word
+                break
+            nxt = self.position(play.fragment)
+            if nxt is None:
+                break
+            pos = nxt
+        return self._search_word(key)
+
+    def _search_word(self, key: str) -> str | None:
+        """A word ``key`` can become by the rules, from the final positions met searching
+        the stored positions beyond it depth first (at most `MAX_SEARCH` read)."""
+        can_become = self.game.can_become
+        stack, seen = [key], {key}
+        for _ in range(MAX_SEARCH):
+            if not stack:
+                break
+            pos = self.position(stack.pop())
+            if pos is None:
+                continue
+            for play in pos.plays:
+                if play.is_final:
+                    word = next(
+                        (w for w in (play.label, play.fragment) if w and can_become(key, w)), None
+                    )
+                    if word is not None:
+                        return word
+                elif play.fragment not in seen:
+                    seen.add(play.fragment)
+                    stack.append(play.fragment)
+        return None
+
+    def _dictionary_id(self) -> int | None:
+        """The id of the solution's dictionary, found once for each published solution
+        (None for a game without one)."""
+        solution = self.solution
+        if not self.game.word_game:
+            return None
+        found = self._dictionary
+        if found is None or found[0] != solution.id:
+            try:
+                with solution.engine.connect() as conn:
+                    row = dictionary_row(conn, solution.name)
+            except UnknownDictionary:
+                return None
+            found = self._dictionary = (solution.id, row.id)
+        return found[1]
+
+    def _solution_for(self, players: int) -> Solution | None:
+        """The published solution of these rules for ``players`` seats, or None."""
+        solution = self.solution
+        rules = solution.rules
+        if rules.players == players:
+            return solution
+        if not dataclasses.is_dataclass(rules) or "players" not in {
+            f.name for f in dataclasses.fields(rules)
+        }:
+            return None  # a game for a fixed number of players
+        try:
+            other = dataclasses.replace(rules, players=players)  # type: ignore[type-var]
+            ref = solution.lookups.ref(solution.name, other)
+        except (NotSolved, BadMove):
+            return None
+        return Solution(
+            solution.engine,
+            solution.lookups,
+            solution.name,
+            other,
+            ref,
+            writable=solution.writable,
+        )
+
+
+_COMPILED: dict[str, raw.FastQuery] = {}
+
+
+def _is_word_query(dialect: Any) -> raw.FastQuery:
+    """`_IS_WORD` compiled once a process for each database (a compile costs as much as
+    a lookup: a server makes a judge for each room)."""
+    found = _COMPILED.get(dialect.name)
+    if found is None:
+        found = _COMPILED[dialect.name] = raw.FastQuery(_IS_WORD, dialect)
+    return found
+
+
+def _lookup_in(solution: Solution) -> Callable[[str], Position | None]:
+    """`StoreJudge.position` in another solution."""
+
+    def lookup(key: str) -> Position | None:
+        try:
+            return solution.lookup_many([key])[0]
+        except BadFragment:
+            return None
+
+    return lookup
+
+
+def judge_for(store: Solutions, name: str, rules_key: str) -> StoreJudge:
+    """The judge of a room over ``name`` under the rule set keyed ``rules_key`` (as a
+    room's ``created`` event names them); raises BadMove, UnknownDictionary, NotSolved."""
+    return StoreJudge(store.solution(name, parse_rules(rules_key)))
+
+
+__all__ = ["Solutions", "StoreJudge", "judge_for"]

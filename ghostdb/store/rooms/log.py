@@ -1,0 +1,464 @@
+"""Rooms: matches played by several people over the web, kept as append-only logs.
+
+A room's state is event-sourced: the pure referee (`ghostdb.play.rooms`) turns what the
+players do into events, JSON objects numbered ``v`` = 1, 2, 3, … within the room, and the
+room is whatever its events add up to.  This module only keeps them: the rooms, their
+seats and their events, in the tables ``rooms``, ``room_seats`` and ``room_events``
+(`ghostdb.store.sql.schema`).  The bodies are opaque here, but for their ``v``, their
+``type`` (kept in a column of its own) and a rematch's ``room``.
+
+Writers of one room may run in several threads, processes or servers at once.  Each
+writes only on top of the version it read: `RoomLog.append` moves ``rooms.version`` on
+with ``UPDATE … WHERE version = :old`` and adds the events under the key (room, v), in
+one transaction, so of two writers of the same version exactly one wins and the other
+gets `Stale`, its transaction rolled back whole.  On PostgreSQL the second UPDATE waits
+for the first writer's row lock and then finds the version moved on; on SQLite `writing`
+takes the one write lock first.  The database is the referee between writers, not a lock
+in this process: that is what makes it safe across processes and servers.
+
+A seat's token is a secret of the person who holds the seat: only its SHA-256 is stored
+(`token_hash`), and `RoomLog.seat_of` compares hashes in constant time, so neither a
+copy of the database nor the timing of a guess gives a seat away.
+
+These are the only tables the web server writes, and it opens its store read-only: a
+read-only `Store` hands out a `RoomLog` over an engine of its own that may write (see
+`ghostdb.store.store.Store.room_log`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import func, insert, inspect, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ghostdb.errors import NoRooms, Stale
+from ghostdb.store.sql.db import current_revision, display_name, writing
+from ghostdb.store.sql.schema import room_events, room_seats, rooms
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection, Engine
+
+STATUSES = ("waiting", "playing", "over")
+CHANNEL = "ghostdb_rooms"
+"""The PostgreSQL channel a committed append is announced on, as ``room_id:version``."""
+"""What ``rooms.status`` may be: waiting for players, being played, over."""
+
+TABLES = (rooms.name, room_seats.name, room_events.name)
+_HASH = re.compile(r"[0-9a-f]{64}")  # a SHA-256 hex digest, as `token_hash` makes it
+
+
+def token_hash(token: str) -> str:
+    """The SHA-256 (hex) of a seat's token: what is stored and compared in its place."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat of a room: its number (0 first), who plays it (``human`` or a computer
+    strategy), the display name of the person who joined it, the SHA-256 of its token
+    (None while nobody holds it) and when it was taken."""
+
+    seat: int
+    player: str
+    name: str | None
+    token_hash: str | None
+    joined_at: datetime | None
+
+
+@dataclass(frozen=True)
+class RoomRow:
+    """A room as stored: what is played (``name``, the dictionary or game, and ``rules``,
+    the rule set's key), its settings, its status, the ``v`` of its last event
+    (``version``), its timestamps (UTC), the id of its rematch room, and its seats."""
+
+    id: str
+    name: str
+    rules: str
+    settings: dict[str, Any]
+    status: str
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    rematch: str | None
+    seats: tuple[SeatRow, ...]
+
+
+class RoomLog:
+    """The rooms of one database, their seats and their logs of events (SQL Core only,
+    every value bound: the same statements on SQLite and PostgreSQL).  Safe to share
+    between threads: it holds no state but the engine and whether the tables exist."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        # Set once the tables are found: a database is never downgraded under a running
+        # server, so the check is made once, not at every request.
+        self._ready = False
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def create(
+        self,
+        room_id: str,
+        name: str,
+        rules: str,
+        settings: dict[str, Any],
+        seats: Sequence[tuple[str, str | None, str | None]],
+        events: Sequence[dict[str, Any]],
+    ) -> None:
+        """Store a new room, status ``waiting``: its seats, given as (player, name,
+        token_hash) in seat order, and its first events (``v`` 1, 2, …), in one
+        transaction.  Raises `Stale` when a room of that id exists already (ids are
+        random: make another), ValueError for values the tables cannot hold."""
+        _check_size(room_id, 32, "a room id")
+        _check_size(name, 100, "a room's name")
+        _check_size(rules, 200, "a room's rules")
+        settings_json = _dumps(settings)
+        seat_rows = [_seat_row(room_id, seat, *spec) for seat, spec in enumerate(seats)]
+        event_rows = _event_rows(room_id, events, first=1)
+        self._check_tables()
+        at = _now()
+        for row in seat_rows:
+            row["joined_at"] = at if row["name"] is not None or row["token_hash"] else None
+        room = {
+            "id": room_id,
+            "name": name,
+            "rules": rules,
+            "settings": settings_json,
+            "status": "waiting",
+            "version": len(event_rows),
+            "created_at": at,
+            "updated_at": at,
+            "rematch": None,
+        }
+        try:
+            with writing(self.engine) as conn:
+                conn.execute(insert(rooms), room)
+                if seat_rows:
+                    conn.execute(insert(room_seats), seat_rows)
+                if event_rows:
+                    conn.execute(insert(room_events), [{**r, "at": at} for r in event_rows])
+        except IntegrityError:
+            # Rolled back already (the `with` ended on the exception): nothing was stored.
+            raise Stale(
+                f"a room {room_id!r} exists already: make the new room another id"
+            ) from None
+
+    def append(
+        self,
+        room_id: str,
+        events: Sequence[dict[str, Any]],
+        *,
+        status: str | None = None,
+        seat_updates: Sequence[tuple[int, str, str]] = (),
+    ) -> None:
+        """Append ``events`` to the room's log, the first numbered one past the room's
+        version, and in the same transaction move the version on, set ``status`` (if
+        given) and the rematch room (from a ``rematch`` event's ``room``), and claim the
+        seats of ``seat_updates``, each (seat, name, token_hash) and free until now.
+
+        Raises `Stale`, changing nothing, when another writer got there first: the room
+        is past the version these events follow, one of them is stored already, a seat
+        was claimed meanwhile, or another rematch room was set.  Raises LookupError for a
+        room or seat that does not exist, ValueError for events out of sequence or values
+        the tables cannot hold."""
+        if not events:
+            raise ValueError("append needs at least one event: the version moves on with them")
+        first = events[0].get("v")
+        if not isinstance(first, int) or isinstance(first, bool) or first < 1:
+            raise ValueError(f"an event's v must be a whole number from 1, not {first!r}")
+        event_rows = _event_rows(room_id, events, first=first)
+        if status is not None and status not in STATUSES:
+            raise ValueError(f"a room's status is one of {', '.join(STATUSES)}, not {status!r}")
+        claims = [_claim(*update_) for update_ in seat_updates]
+        # The last rematch event names the room (a log holds one, but the last one wins).
+        rematch = None
+        for event in events:
+            if event.get("type") == "rematch" and event.get("room") is not None:
+                rematch = event["room"]
+                _check_size(rematch, 32, "a rematch room's id")
+        self._check_tables()
+        at = _now()
+        old, new = first - 1, event_rows[-1]["v"]
+        values: dict[str, Any] = {"version": new, "updated_at": at}
+        if status is not None:
+            values["status"] = status
+        where = [rooms.c.id == room_id, rooms.c.version == old]
+        if rematch is not None:
+            values["rematch"] = rematch
+            # Idempotent: the same rematch room again is no conflict, another one is.
+            where.append((rooms.c.rematch.is_(None)) | (rooms.c.rematch == rematch))
+        try:
+            with writing(self.engine) as conn:
+                # First, so that on PostgreSQL a second writer of this room waits here for
+                # the first one's row lock and then finds the version moved on.
+                moved = conn.execute(update(rooms).where(*where).values(values)).rowcount
+                if moved != 1:
+                    self._stale_or_missing(conn, room_id)
+                for seat, name, hashed in claims:
+                    stmt = (
+                        update(room_seats)
+                        .where(
+                            room_seats.c.room_id == room_id,
+                            room_seats.c.seat == seat,
+                            room_seats.c.token_hash.is_(None),  # only a free seat is claimed
+                        )
+                        .values(name=name, token_hash=hashed, joined_at=at)
+                    )
+                    if conn.execute(stmt).rowcount != 1:
+                        self._seat_taken_or_missing(conn, room_id, seat)
+                # A duplicate (room_id, v) here means the log is past the version the room
+                # row says: the key refuses it, and the whole transaction rolls back.
+                conn.execute(insert(room_events), [{**r, "at": at} for r in event_rows])
+                if conn.dialect.name == "postgresql":
+                    # Delivered at commit, and only then: every server's relay (see
+                    # `ghostdb.web.rooms.relay`) reads the room's new events from the log.
+                    payload = f"{room_id}:{new}"
+                    conn.execute(select(func.pg_notify(CHANNEL, payload)))
+        except IntegrityError:
+            raise _stale(room_id) from None
+
+    def set_rematch(self, room_id: str, rematch_id: str) -> bool:
+        """Name ``rematch_id`` the room's rematch unless one is named already; whether this
+        call named it (when not, `room` tells which room is the rematch; False also for
+        a room that does not exist).  Two players asking for a rematch at once thus end
+        up in the same room."""
+        _check_size(rematch_id, 32, "a rematch room's id")
+        self._check_tables()
+        stmt = (
+            update(rooms)
+            .where(rooms.c.id == room_id, rooms.c.rematch.is_(None))
+            .values(rematch=rematch_id, updated_at=_now())
+        )
+        with writing(self.engine) as conn:
+            return conn.execute(stmt).rowcount == 1
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def events(
+        self, room_id: str, since: int = 0, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The events of the room numbered past ``since``, in order (at most ``limit``):
+        their bodies as stored.  Empty for a room that does not exist."""
+        if limit is not None and limit < 0:
+            raise ValueError(f"limit must not be negative, not {limit}")
+        self._check_tables()
+        stmt = (
+            select(room_events.c.body)
+            .where(room_events.c.room_id == room_id, room_events.c.v > since)
+            .order_by(room_events.c.v)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [json.loads(body) for body in conn.execute(stmt).scalars()]
+
+    def room(self, room_id: str) -> RoomRow | None:
+        """The room and its seats, or None if there is no such room."""
+        self._check_tables()
+        # One statement, so that the room and its seats are read in one snapshot on
+        # PostgreSQL too (two would each see the writers committed before them).
+        stmt = (
+            select(
+                rooms,
+                room_seats.c.seat,
+                room_seats.c.player,
+                room_seats.c.name.label("seat_name"),
+                room_seats.c.token_hash,
+                room_seats.c.joined_at,
+            )
+            .select_from(rooms.outerjoin(room_seats, room_seats.c.room_id == rooms.c.id))
+            .where(rooms.c.id == room_id)
+            .order_by(room_seats.c.seat)
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(stmt).all()
+        if not rows:
+            return None
+        top = rows[0]
+        seats = tuple(
+            SeatRow(
+                r.seat,
+                r.player,
+                r.seat_name,
+                r.token_hash,
+                None if r.joined_at is None else _utc(r.joined_at),
+            )
+            for r in rows
+            if r.seat is not None  # a room without seats: the outer join's one empty row
+        )
+        return RoomRow(
+            id=top.id,
+            name=top.name,
+            rules=top.rules,
+            settings=json.loads(top.settings),
+            status=top.status,
+            version=top.version,
+            created_at=_utc(top.created_at),
+            updated_at=_utc(top.updated_at),
+            rematch=top.rematch,
+            seats=seats,
+        )
+
+    def seat_of(self, room_id: str, token: str) -> int | None:
+        """The seat of the room that ``token`` holds, or None (no such seat or room).
+
+        Every seat's hash is compared, each in constant time, so how long the answer
+        takes says nothing of how close a guess came, nor which seat it matched."""
+        self._check_tables()
+        stmt = select(room_seats.c.seat, room_seats.c.token_hash).where(
+            room_seats.c.room_id == room_id
+        )
+        with self.engine.connect() as conn:
+            stored = conn.execute(stmt).all()
+        wanted = token_hash(token).encode("ascii")
+        found = None
+        for seat, hashed in stored:
+            # A free seat is compared with a hash no token has, to take the same time.
+            theirs = (hashed or "-" * 64).encode("ascii")
+            if hmac.compare_digest(wanted, theirs) and found is None:
+                found = seat
+        return found
+
+    def unfinished(self) -> list[str]:
+        """The ids of the rooms not over yet, oldest first: what a restarted server takes
+        up again."""
+        self._check_tables()
+        stmt = (
+            select(rooms.c.id)
+            .where(rooms.c.status != "over")
+            .order_by(rooms.c.created_at, rooms.c.id)
+        )
+        with self.engine.connect() as conn:
+            return list(conn.execute(stmt).scalars())
+
+    def count(self, status: str | None = None) -> int:
+        """How many rooms there are (with ``status``, if given)."""
+        self._check_tables()
+        stmt = select(func.count()).select_from(rooms)
+        if status is not None:
+            stmt = stmt.where(rooms.c.status == status)
+        with self.engine.connect() as conn:
+            return int(conn.execute(stmt).scalar_one())
+
+    # -- checks ----------------------------------------------------------------------------
+
+    def _check_tables(self) -> None:
+        """Raise NoRooms for a database whose schema predates the rooms' tables: its own
+        message rather than the driver's ``no such table``, saying what to do."""
+        if self._ready:
+            return
+        with self.engine.connect() as conn:
+            found = inspect(conn)
+            if all(found.has_table(name) for name in TABLES):
+                self._ready = True
+                return
+            revision = current_revision(conn)
+        raise NoRooms(
+            f"the database {display_name(str(self.engine.url))} (schema revision "
+            f"{revision or 'none'}) predates rooms: run `ghostdb db upgrade` first"
+        )
+
+    def _stale_or_missing(self, conn: Connection, room_id: str) -> None:
+        """Why the version did not move: no such room (LookupError), else another writer
+        (Stale).  Raises either way, within the transaction, which then rolls back."""
+        found = conn.execute(select(rooms.c.version).where(rooms.c.id == room_id)).first()
+        if found is None:
+            raise LookupError(f"no room {room_id!r} is stored")
+        raise _stale(room_id)
+
+    def _seat_taken_or_missing(self, conn: Connection, room_id: str, seat: int) -> None:
+        """Why a seat was not claimed: no such seat (LookupError), else taken (Stale)."""
+        stmt = select(room_seats.c.seat).where(
+            room_seats.c.room_id == room_id, room_seats.c.seat == seat
+        )
+        if conn.execute(stmt).first() is None:
+            raise LookupError(f"room {room_id!r} has no seat {seat}")
+        raise Stale(
+            f"seat {seat} of room {room_id!r} was taken meanwhile: read the room's new "
+            "events and try again"
+        )
+
+
+# -- values ------------------------------------------------------------------------------------
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(value: datetime) -> datetime:
+    """A stored time as an aware UTC datetime: SQLite gives it back naive (it was written
+    in UTC), PostgreSQL in the session's time zone."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def _stale(room_id: str) -> Stale:
+    return Stale(
+        f"another writer changed room {room_id!r} first: read its new events and try again"
+    )
+
+
+def _dumps(value: Any) -> str:
+    # Compact, and not escaped to ASCII: bodies are read back by json.loads, not by eye.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _check_size(value: object, size: int, what: str) -> None:
+    """Refuse a value longer than its column: PostgreSQL would refuse it too, but SQLite
+    would store it, and the two must agree."""
+    if not isinstance(value, str) or not value or len(value) > size:
+        raise ValueError(f"{what} must be text of 1 to {size} characters, not {value!r}")
+
+
+def _check_hash(value: object) -> None:
+    """Refuse anything but a SHA-256 hex digest where a token's hash goes: a token passed
+    by mistake must never be stored in clear."""
+    if not isinstance(value, str) or not _HASH.fullmatch(value):
+        raise ValueError("a seat's token_hash must be token_hash(token), never the token")
+
+
+def _seat_row(
+    room_id: str, seat: int, player: str, name: str | None, hashed: str | None
+) -> dict[str, Any]:
+    _check_size(player, 40, "a seat's player")
+    if name is not None:
+        _check_size(name, 40, "a seat's name")
+    if hashed is not None:
+        _check_hash(hashed)
+    return {"room_id": room_id, "seat": seat, "player": player, "name": name, "token_hash": hashed}
+
+
+def _claim(seat: int, name: str, hashed: str) -> tuple[int, str, str]:
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
+        raise ValueError(f"a seat is a whole number from 0, not {seat!r}")
+    _check_size(name, 40, "a seat's name")
+    _check_hash(hashed)
+    return seat, name, hashed
+
+
+def _event_rows(
+    room_id: str, events: Sequence[dict[str, Any]], *, first: int
+) -> list[dict[str, Any]]:
+    """The rows of ``events``, checked to be numbered ``first``, ``first`` + 1, … and to
+    have a type; serialised before the transaction, so a body that is not JSON fails
+    before anything is written."""
+    rows = []
+    for number, event in enumerate(events, start=first):
+        if not isinstance(event, dict):
+            raise ValueError(f"an event is a JSON object, not {event!r}")
+        v = event.get("v")
+        if v != number or isinstance(v, bool):
+            raise ValueError(f"event {number} of room {room_id!r} is numbered {v!r}")
+        kind = event.get("type")
+        _check_size(kind, 24, "an event's type")
+        rows.append({"room_id": room_id, "v": number, "type": kind, "body": _dumps(event)})
+    return rows

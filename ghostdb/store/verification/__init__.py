@@ -1,0 +1,7 @@
+"""Every check of what the store holds, none trusting the solver that wrote it:
+`solutions` (`verify`: each stored value re-derived from the rows one move on),
+`stored` (what those checks share: the rows read as arrays, the verdict
+and its findings), `plans` (each stored plan rank against the ranks one move away),
+`kept` (the kept answers — figures, plans, comparisons, puzzles, common words — worked
+out again), `decisive` (kept decisive words re-evaluated) and `packs` (a pack against
+the solution it was written from)."""
