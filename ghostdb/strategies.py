@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ghostdb.games.registry import game_of
-from ghostdb.reports import PlanSize
+from ghostdb.records import PlanSize
 from ghostdb.values import Outcome
 
 
@@ -199,64 +199,6 @@ class OpeningPlans:
     move: str
     fragment: str
     plans: tuple[Strategy | None, Strategy | None]
-
-
-@dataclass(frozen=True)
-class ReportRow:
-    """One published rule set: who wins, how many positions have each outcome, and (word
-    games) both players' best plans."""
-
-    rules: Any
-    fragment_count: int
-    outcome: Outcome
-    """The start's value for the first player."""
-    winner: int | None
-    game_length: int | None
-    outcomes: dict[str, int]
-    """Reachable positions by outcome for the player to move."""
-    first: Strategy | None = None
-    """Player 0's best plan from the start (word games)."""
-    second: Strategy | None = None
-    """Player 1's best plan from the start (word games)."""
-    safe_seats: tuple[int, ...] | None = None
-    """More than two players: the seats safe at the start."""
-    levels: tuple[tuple[Any, ...], ...] = ()
-    """Positions by level and outcome: (level, outcome, positions, of them reachable)."""
-
-    def as_dict(self) -> dict[str, Any]:
-        def plan(s: Strategy | None) -> dict[str, Any] | None:
-            if s is None:
-                return None
-            return {
-                "outcomes": len(s.endings),
-                "wins": s.wins,
-                "losses": s.losses,
-                "words": [e.word for e in s.endings],
-            }
-
-        data: dict[str, Any] = {
-            "rules": self.rules.key,
-            "outcome": self.outcome.value,
-            "winner": self.winner,
-            "game_length": self.game_length,
-            "positions_by_outcome": dict(self.outcomes),
-            "fragments": self.fragment_count,
-        }
-        if self.levels:
-            data["positions_by_level"] = [
-                {"level": level, "outcome": outcome, "positions": n, "reachable": r}
-                for level, outcome, n, r in self.levels
-            ]
-        if self.safe_seats is not None:
-            data["safe_seats"] = list(self.safe_seats)
-        if self.first is not None:
-            data.update(
-                shortest_word=self.rules.min_length,
-                misere=self.rules.misere,
-                first_player_plan=plan(self.first),
-                second_player_plan=plan(self.second),
-            )
-        return data
 
 
 # -- endings -----------------------------------------------------------------------------

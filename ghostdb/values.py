@@ -2,7 +2,7 @@
 shared by the store, the renderers and the game engine.
 
 The store's other results (ingest reports, dictionaries, solutions, summaries,
-comparisons) are in `ghostdb.reports`: a lookup needs none of them.
+comparisons) are in `ghostdb.records`: a lookup needs none of them.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ghostdb.errors import WordListError
-from ghostdb.reports import IngestReport
+from ghostdb.records import IngestReport
 from ghostdb.wordfiles import read_file
 
 T = TypeVar("T")

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from ghostdb import Rules, Store, open_store
 from ghostdb.errors import GhostdbError
-from ghostdb.reports import SurveyRow
+from ghostdb.records import SurveyRow
 from ghostdb.text import reports
 from ghostdb.world import DEBIAN_LISTS, DICT_DIR, WordList
 

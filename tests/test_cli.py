@@ -169,7 +169,7 @@ def test_a_lookup_imports_no_numpy_alembic_or_solver(five: Path) -> None:
         "         'ghostdb.store.solving.jobs', 'sqlalchemy.dialects.postgresql', 'fastapi',\n"
         "         'ghostdb.store.verification.solutions', 'ghostdb.wordlists',\n"
         "         'ghostdb.play.engine',\n"
-        "         'ghostdb.strategies', 'ghostdb.reports', 'ghostdb.text.plans',\n"
+        "         'ghostdb.strategies', 'ghostdb.records', 'ghostdb.text.plans',\n"
         "         'ghostdb.text.reports', 'ghostdb.text.matches', 'ghostdb.text.verdicts',\n"
         "         'rich']\n"
         "print([m for m in heavy if m in sys.modules], made)\n"

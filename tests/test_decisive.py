@@ -14,8 +14,8 @@ from brute import brute_force
 from conftest import OWN_WORDLISTS, dump, run, shared_list, write_list
 
 from ghostdb import Store, open_store
-from ghostdb.games.ghost.decisive import GONE, LOSS, WIN, Decider
-from ghostdb.games.ghost.infix_decisive import InfixDecider
+from ghostdb.games.ghost.decisive.infix import InfixDecider
+from ghostdb.games.ghost.decisive.plain import GONE, LOSS, WIN, Decider
 from ghostdb.games.ghost.rules import Rules, Variant
 
 

@@ -13,7 +13,7 @@ from brute import brute_force
 from conftest import OWN_WORDLISTS, dump, run
 
 from ghostdb import memory, open_store
-from ghostdb.games.ghost.decisive import LOSS, WIN, Decider, Fragments
+from ghostdb.games.ghost.decisive.plain import LOSS, WIN, Decider, Fragments
 from ghostdb.games.ghost.rules import Rules
 from ghostdb.store.answers import decisive
 

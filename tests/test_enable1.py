@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy import func, select
 
 from ghostdb import Outcome, Rules, Store, open_store
+from ghostdb.cli import console
 from ghostdb.games.ghost.rules import Variant
-from ghostdb.play import console
 from ghostdb.play.engine import Game
 from ghostdb.store.sql.schema import positions, solutions
 

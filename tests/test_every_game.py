@@ -29,10 +29,10 @@ import pytest
 from conftest import run, write_list
 
 from ghostdb import Store, open_store
+from ghostdb.cli.console import HELP
 from ghostdb.errors import BadMove
 from ghostdb.games.base import Game
 from ghostdb.games.registry import GAMES
-from ghostdb.play.console import HELP
 from ghostdb.play.engine import HUMAN, Match
 from ghostdb.store.answers.solution import Solution
 from ghostdb.values import Outcome, Play, Position

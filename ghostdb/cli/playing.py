@@ -51,7 +51,7 @@ def play(
         if moves is None:
             if json:
                 fail("--json is for scripts: give the moves with --moves")
-            from ghostdb.play import console
+            from ghostdb.cli import console
 
             console.run(game)
             return

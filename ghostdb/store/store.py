@@ -32,10 +32,11 @@ if TYPE_CHECKING:
 
     from ghostdb import wordlists
     from ghostdb.pack import Pack
-    from ghostdb.reports import (
+    from ghostdb.records import (
         Comparison,
         DictionaryInfo,
         IngestResult,
+        ReportRow,
         SolutionInfo,
         SurveyRow,
         WhyDiffer,
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
     from ghostdb.store.solving.jobs import ProgressFn, SolveResult
     from ghostdb.store.solving.schedule import Done, Task
     from ghostdb.store.verification.solutions import Verdict
-    from ghostdb.strategies import ReportRow
 
 
 def open_store(
@@ -374,7 +374,7 @@ class Store:
     ) -> WhyDiffer:
         """Why ``a`` and ``b`` (two dictionaries, one rule set of plain Ghost) differ at
         the start: the fewest words only in ``a`` to delete and only in ``b`` to add
-        that give ``a`` ``b``'s outcome (see `ghostdb.games.ghost.decisive`); worked out
+        that give ``a`` ``b``'s outcome (see `ghostdb.games.ghost.decisive.plain`); worked out
         on the first request and kept (``compute=False``, by default when the store is
         read-only: NotWorkedOut instead)."""
         from ghostdb.store.answers import decisive

@@ -15,16 +15,17 @@ from ghostdb.text.common import CATEGORY_VERBS, count, label, plan_verdict, seat
 from ghostdb.text.plans import word_is_path
 
 if TYPE_CHECKING:
-    from ghostdb.reports import (
+    from ghostdb.records import (
         Comparison,
         DecisiveWords,
         DictionaryInfo,
         IngestReport,
+        ReportRow,
         SolutionInfo,
         SurveyRow,
         WhyDiffer,
     )
-    from ghostdb.strategies import ReportRow, Strategy
+    from ghostdb.strategies import Strategy
 
 
 def ingest_report(report: IngestReport) -> str:

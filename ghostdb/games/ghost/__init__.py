@@ -149,10 +149,10 @@ class GhostGame(Game):
         fewest edits bounded)."""
         self.check_decisive()
         if self.rules.variant is Variant.GHOST:
-            from ghostdb.games.ghost.decisive import Decider
+            from ghostdb.games.ghost.decisive.plain import Decider
 
             return Decider(words, values, self.rules.misere)
-        from ghostdb.games.ghost.infix_decisive import InfixDecider
+        from ghostdb.games.ghost.decisive.infix import InfixDecider
 
         reversals = self.rules.variant is Variant.SUPERDUPER
         return InfixDecider(words, values, self.rules.misere, reversals)

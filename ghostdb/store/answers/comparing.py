@@ -26,7 +26,7 @@ from ghostdb.values import Outcome
 
 if TYPE_CHECKING:
     from ghostdb.games.base import RuleSet
-    from ghostdb.reports import Comparison
+    from ghostdb.records import Comparison
     from ghostdb.store.answers.handle import Handle, Opener
 
 
@@ -43,7 +43,7 @@ def compare(
     compute: bool | None = None,
 ) -> Comparison:
     """See `Store.compare`."""
-    from ghostdb.reports import Comparison, Disagreement
+    from ghostdb.records import Comparison, Disagreement
 
     rules = checked_rules(a, rules)
     vs_rules = checked_rules(b, vs_rules or rules)

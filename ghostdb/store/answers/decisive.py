@@ -1,6 +1,6 @@
 """Decisive words: which single-word edits change the outcome at a position, and the
 fewest edits that do, worked out from a solution's stored values (see
-`ghostdb.games.ghost.decisive`; nothing is solved again) and kept in the ``decisive``
+`ghostdb.games.ghost.decisive.plain`; nothing is solved again) and kept in the ``decisive``
 tables beside that solution.
 
 An answer is worked out on the first request and stored in one write transaction; every
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
     from ghostdb.games.base import RuleSet
     from ghostdb.games.ghost.fragments import Fragments
-    from ghostdb.reports import DecisiveWords, WhyDiffer
+    from ghostdb.records import DecisiveWords, WhyDiffer
     from ghostdb.store.answers.handle import Handle, Opener
 
 NORMALISING = ("keep_capitalised", "fold_accents")
@@ -55,7 +55,7 @@ def decisive(
     solution: Handle, position: str = "", pool: str | None = None, compute: bool = True
 ) -> DecisiveWords:
     """See `Solution.decisive`."""
-    from ghostdb.reports import DecisiveWords
+    from ghostdb.records import DecisiveWords
 
     solution.game.check_decisive()
     at = solution.lookup(position)  # the position, checked and in its stored form
@@ -118,7 +118,7 @@ def _work_out(
 
 def why(open_solution: Opener, a: str, b: str, rules: RuleSet, compute: bool = True) -> WhyDiffer:
     """See `Store.why`."""
-    from ghostdb.reports import WhyDiffer
+    from ghostdb.records import WhyDiffer
 
     left, right = open_solution(a, rules), open_solution(b, rules)
     left.game.check_decisive()
@@ -178,7 +178,7 @@ def _work_out_why(
 
 def _fewest(row: dict[str, Any], found: dict[str, list[Any]]) -> Any:
     """The stored fewest set as a `Fewest`."""
-    from ghostdb.games.ghost.decisive import Fewest
+    from ghostdb.games.ghost.decisive.plain import Fewest
 
     count = row["fewest_count"]
     edits = tuple(sorted(found["fewest_delete"] + found["fewest_add"], key=lambda e: e.word))
@@ -273,7 +273,7 @@ def stored_answers(conn: Connection, solution_id: int) -> Sequence[Any]:
 def stored_words(conn: Connection, row: Any) -> dict[str, list[Any]]:
     """The words of one kept answer (a ``decisive`` row), by kind, each kind in
     code-point order as worked out (a server's collation may sort text otherwise)."""
-    from ghostdb.games.ghost.decisive import Edit
+    from ghostdb.games.ghost.decisive.plain import Edit
 
     key = (row["solution_id"], row["question"], row["position"], row["pool_id"])
     fields = [decisive_words.c[f] for f in WORD_FIELDS]
@@ -316,7 +316,7 @@ def stored_values(conn: Connection, solution_id: int) -> dict[str, str]:
 
 
 def _decider(solution: Handle) -> Any:
-    """The solution's decider (`ghostdb.games.ghost.decisive`), once the memory it needs
+    """The solution's decider (`ghostdb.games.ghost.decisive.plain`), once the memory it needs
     is known to be there (TooBig otherwise, before anything is read)."""
     with solution.engine.connect() as conn:
         count = conn.execute(

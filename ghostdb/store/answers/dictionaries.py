@@ -20,7 +20,7 @@ from ghostdb.store.sql.db import serialise, writing
 
 if TYPE_CHECKING:
     from ghostdb import wordlists
-    from ghostdb.reports import DictionaryInfo, IngestResult
+    from ghostdb.records import DictionaryInfo, IngestResult
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
@@ -51,7 +51,7 @@ def ingest_words(
     engine: Engine, word_list: wordlists.WordList, name: str, replace: bool
 ) -> IngestResult:
     """Store an already normalised word list under ``name`` (see `Store.ingest`)."""
-    from ghostdb.reports import IngestResult
+    from ghostdb.records import IngestResult
 
     check_name(name)
     values = {
@@ -111,7 +111,7 @@ def _same_words(
     """The words are stored already under this name: nothing to do, unless the options
     they were ingested with differ and ``replace`` records the new ones."""
     from ghostdb import wordlists
-    from ghostdb.reports import IngestResult
+    from ghostdb.records import IngestResult
 
     name = existing.name
     # Reports from before options were stored count as the defaults.
@@ -151,7 +151,7 @@ def words(engine: Engine, name: str, min_length: int = 1) -> list[str]:
 
 
 def dictionary_info(row: Any) -> DictionaryInfo:
-    from ghostdb.reports import DictionaryInfo
+    from ghostdb.records import DictionaryInfo
 
     return DictionaryInfo(
         name=row.name,

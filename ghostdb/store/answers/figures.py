@@ -18,9 +18,9 @@ from ghostdb.store.sql import queries as q
 from ghostdb.store.sql.schema import positions
 
 if TYPE_CHECKING:
-    from ghostdb.reports import PlanSize, SolutionSummary
+    from ghostdb.records import PlanSize, ReportRow, SolutionSummary
     from ghostdb.store.answers.handle import Handle
-    from ghostdb.strategies import ReportRow, Strategy
+    from ghostdb.strategies import Strategy
 
 from ghostdb.store.answers.kept import SUMMARY, Census, may_compute
 from ghostdb.store.answers.plans import start_plan
@@ -55,7 +55,7 @@ def work_out_figures(
 ) -> dict[str, Any]:
     """Work out a solution's figures (see `figures`); ``census`` and ``plans`` when
     already at hand (a solve job counts the census from its arrays)."""
-    from ghostdb.reports import SolutionSummary
+    from ghostdb.records import SolutionSummary
 
     start = solution.openings()
     sizes = None
@@ -100,7 +100,7 @@ def report_row(
     solution: Handle, body: dict[str, Any], first: Strategy | None, second: Strategy | None
 ) -> ReportRow:
     """One rule set's report row from its kept figures and both plans from the start."""
-    from ghostdb.strategies import ReportRow
+    from ghostdb.records import ReportRow
 
     start = kept.summary_from(body["summary"])
     safe = body["safe_seats"]

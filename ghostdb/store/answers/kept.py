@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
 
     from ghostdb.games.base import RuleSet
-    from ghostdb.reports import PlanSize, SolutionSummary
+    from ghostdb.records import PlanSize, SolutionSummary
     from ghostdb.store.answers.handle import Handle
     from ghostdb.strategies import Node, Strategy
 
@@ -214,7 +214,7 @@ def summary_body(s: SolutionSummary) -> dict[str, Any]:
 
 
 def summary_from(body: dict[str, Any]) -> SolutionSummary:
-    from ghostdb.reports import SolutionSummary
+    from ghostdb.records import SolutionSummary
 
     plans = body["plans"]
     return SolutionSummary(
@@ -232,7 +232,7 @@ def summary_from(body: dict[str, Any]) -> SolutionSummary:
 
 
 def _plan_size(body: dict[str, int]) -> PlanSize:
-    from ghostdb.reports import PlanSize
+    from ghostdb.records import PlanSize
 
     return PlanSize(body["lossiness"], body["outcomes"], body["letters"])
 
@@ -261,7 +261,7 @@ def strategy_body(s: Strategy) -> dict[str, Any]:
 def strategy_from(body: dict[str, Any], rules: RuleSet) -> Strategy:
     """A kept plan; its endings are its tree's, and its rank is the one stored (a plan's
     tree agrees with it: its outcomes and their letters)."""
-    from ghostdb.reports import PlanSize
+    from ghostdb.records import PlanSize
     from ghostdb.strategies import Strategy, endings
 
     tree = node_from(body["tree"])

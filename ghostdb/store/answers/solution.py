@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ghostdb.play.analysis import Analysis
     from ghostdb.play.engine import Match, SelfPlay
     from ghostdb.play.vocabulary import Vocabulary
-    from ghostdb.reports import DecisiveWords, SolutionSummary
+    from ghostdb.records import DecisiveWords, SolutionSummary
     from ghostdb.strategies import Lines, OpeningPlans, Strategy
     from ghostdb.values import Play, Position
 

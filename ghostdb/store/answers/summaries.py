@@ -32,9 +32,8 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
     from ghostdb.games.base import RuleSet
-    from ghostdb.reports import SurveyRow
+    from ghostdb.records import ReportRow, SurveyRow
     from ghostdb.store.answers.handle import Handle, Opener
-    from ghostdb.strategies import ReportRow
 
 H = TypeVar("H", bound="Handle")  # a handle, or the `Solution` the façade hands out
 
@@ -81,7 +80,7 @@ def published(engine: Engine, open_solution: Callable[[str, RuleSet], H], name: 
 def survey(engine: Engine, open_solution: Opener, compute: bool | None = None) -> list[SurveyRow]:
     """See `Store.survey`: read from the kept figures of every solution, in one query
     when all are kept."""
-    from ghostdb.reports import SurveyRow
+    from ghostdb.records import SurveyRow
 
     with engine.connect() as conn:
         stored = {d.name: json.loads(d.report) for d in q.all_dictionaries(conn)}

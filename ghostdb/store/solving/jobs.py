@@ -34,7 +34,7 @@ from ghostdb.errors import (
 )
 from ghostdb.games.base import VALUE_NAMES, Game, PositionGraph, RuleSet, SortedWords
 from ghostdb.games.registry import check_rules, game_of, parse_rules, played_as
-from ghostdb.reports import SolutionInfo
+from ghostdb.records import SolutionInfo
 from ghostdb.solvers import SOLVER_VERSION, safety, solve
 from ghostdb.solvers.puzzles import puzzles as find_puzzles
 from ghostdb.store.answers.dictionaries import dictionary_row

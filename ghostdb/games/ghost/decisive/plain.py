@@ -14,7 +14,7 @@ from its children's costs, one pass from the deepest fragments up.
 
 Plain Ghost for two players (normal or misère).  In the Super variants a word's infixes
 are fragments too, so an edit reaches beyond one path and the fewest edits are no longer
-exact: see `ghostdb.games.ghost.infix_decisive`.
+exact: see `ghostdb.games.ghost.decisive.infix`.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Mapping, Sequence
 
-from ghostdb.games.ghost.decisive import GONE, LOSS, WIN, Edit, Fewest, SingleEdits
+from ghostdb.games.ghost.decisive.plain import GONE, LOSS, WIN, Edit, Fewest, SingleEdits
 
 GREEDY_STEPS = 6
 """How many edits the greedy bound applies before it gives up."""
@@ -358,7 +358,7 @@ class InfixDecider(SingleEdits):
         self, position: str, goal: str, pool: frozenset[str], kept: frozenset[str]
     ) -> list[tuple[str, bool]] | None:
         """The edits the relaxed recursion chooses (see `fewest`), or None."""
-        from ghostdb.games.ghost.decisive import INFINITE
+        from ghostdb.games.ghost.decisive.plain import INFINITE
 
         below = self._descendants(position)
         kids: dict[str, list[str]] = {}
@@ -398,7 +398,7 @@ class InfixDecider(SingleEdits):
     ) -> tuple[int, int, int]:
         """What making ``node`` won, lost and gone costs if no two fragments shared a
         word (as `Decider._price`; gone: every word holding it deleted)."""
-        from ghostdb.games.ghost.decisive import INFINITE
+        from ghostdb.games.ghost.decisive.plain import INFINITE
 
         win_below = lose_below = keep_one = INFINITE
         gone_below = 0
