@@ -233,7 +233,7 @@ class Store:
         for `solution`) and publish it; a no-op if solved, unless ``force``.
         ``progress(stage, done, total)`` is called as the job advances.
         """
-        from ghostdb.store import jobs  # numpy and the solvers: only solving needs them
+        from ghostdb.store.solving import jobs  # numpy and the solvers: only solving needs them
         from ghostdb.store.answers.lookups import checked_rules
 
         rules = checked_rules(name, rules)

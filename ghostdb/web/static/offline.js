@@ -3,7 +3,7 @@
 // request here.  A position is built as ghostdb/positions.py builds it (its plays are the
 // stored positions the game's moves reach, counted and ranked the same way), a computer
 // move is chosen as ghostdb/play/engine.py chooses it, a principal line walked as
-// ghostdb/store/walks.py walks it; tests/test_site.py holds each answer to the store's.
+// ghostdb/store/answers/walks.py walks it; tests/test_site.py holds each answer to the store's.
 "use strict";
 
 (function offline() {
@@ -154,7 +154,7 @@
     return { name, rules: pos.rules, position: pos.fragment, fragment: pos.fragment, strategy, skill, seed: null, by, play };
   }
 
-  // The principal lines from a position (ghostdb/store/walks.py): in a two-player word
+  // The principal lines from a position (ghostdb/store/answers/walks.py): in a two-player word
   // game every play that keeps the value and ends a move sooner, elsewhere the best move.
   async function line(name, params) {
     const found = await catalogue();
