@@ -446,6 +446,36 @@ def test_values_in_batches_answer_as_records_do(
                         assert (outcome, length) == (record[2], length_held), key
 
 
+def test_a_joined_block_asked_again_stays_joined_when_another_joins(tmp_path: Path) -> None:
+    """A batch that asks a key of a block joined before, and joins another block where
+    the cache has room for one only, still answers that key (hypothesis found it: the old
+    block was let go and its key answered by nothing)."""
+    from ghostdb.pack import reader, writer
+
+    found = {"ac": (3, None), "a\u00e9aba": (3, 92), "aaaaa": (3, 293), "a\u00e9cb\u00e9a": (1, 35),
+             "abc\u00e9a": (0, None), "bbcb": (1, None), "bac\u00e9abb": (2, 103),
+             "aa\u00e9ca": (1, 138), "baccaa": (1, None), "bbb": (0, 258),
+             "bbbab\u00e9": (1, 133), "abbcc\u00e9": (0, None), "a\u00e9aa": (1, None),
+             "aa": (1, None), "abcb": (1, None), "aaa\u00e9a\u00e9a": (1, 270),
+             "abb\u00e9bc\u00e9": (0, 169)}  # fmt: skip
+    keys = sorted(found, key=str.encode)
+    records = [(k, True, found[k][0], found[k][1], None, None, None) for k in keys]
+    header = {"game": "ghost", "name": "w", "rules": "ghost/3", "alphabet": "abc\u00e9",
+              "positions": len(records), "reachable": len(records)}  # fmt: skip
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(writer, "BLOCK", 16)
+        patch.setattr(reader, "JOIN_FROM", 3)
+        write_pack(tmp_path / "w.ghostpack", header, records)
+        with open_pack(tmp_path / "w.ghostpack", cache_bytes=3) as pack:
+            for batch in (
+                ["aa", "ac", "abb\u00e9bc\u00e9"],
+                ["bccbccb", "bbc\u00e9", "bc\u00e9acc", "ac"],
+            ):
+                answers = pack.values(batch)
+                for key, outcome in zip(batch, answers.outcome.tolist(), strict=True):
+                    assert outcome == (found[key][0] if key in found else -1), key
+
+
 def test_a_pack_keeps_no_more_decoded_blocks_than_it_is_given(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

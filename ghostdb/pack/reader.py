@@ -7,7 +7,7 @@ import hashlib
 import json
 import mmap
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from itertools import pairwise
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -244,7 +244,9 @@ class Pack:
         if scanned:
             self._scan(found, scanned, lanes, wanted)
         if joining:
-            self._join(joining)
+            # the joined blocks this batch already counts on stay joined, whatever the
+            # room: a row found inside above is answered by the search below only
+            self._join(joining, keep=set(numbers[inside].tolist()))
             inside = self._joined.member[numbers] & (numbers >= 0)  # type: ignore[union-attr]
         if inside.any():
             self._search(found, np.flatnonzero(inside), wanted)
@@ -294,9 +296,10 @@ class Pack:
         found.outcome[rows] = np.where(hit, value & 3, -1)
         found.length[rows] = np.where(hit & (value >= 4), (value >> 2) - 1, -1)
 
-    def _join(self, blocks: dict[int, Block]) -> None:
+    def _join(self, blocks: dict[int, Block], keep: Collection[int] = ()) -> None:
         """Lay the keys and values of ``blocks`` (by number) side by side with those
-        joined before (as many of those as `cache_bytes` leaves room for), in key order."""
+        joined before (those of ``keep``, and as many others as `cache_bytes` leaves room
+        for), in key order."""
         import numpy as np
 
         parts = {}
@@ -311,7 +314,7 @@ class Pack:
             for i, number in enumerate(old.numbers):
                 a, b = old.starts[i], old.starts[i + 1]
                 cost = (b - a) * (old.keys.dtype.itemsize + 2)
-                if number not in parts and cost <= room:
+                if number not in parts and (cost <= room or number in keep):
                     parts[number] = (old.keys[a:b], old.values[a:b])
                     room -= cost
         chosen = sorted(parts)
