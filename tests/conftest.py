@@ -9,6 +9,7 @@ import sqlite3
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -249,3 +250,22 @@ def small_web_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
         store.solve("chopsticks")
         store.solve("tictactoe")
     return path
+
+
+SLOW_GAMES = ("connectfour",)
+"""Games whose whole solution takes tens of seconds a test (Connect Four 4 × 4): a test
+run once a registered game marks their case `long`, which CI runs after the rest."""
+
+
+def each_game(games: Any) -> list[Any]:
+    """``games`` (registered games, or (name, …) tuples) as pytest parameters, those of
+    `SLOW_GAMES` marked `long`."""
+
+    def name(item: Any) -> str:
+        return item[0] if isinstance(item, tuple) else item.name
+
+    def slow(item: Any) -> Any:
+        values = item if isinstance(item, tuple) else (item,)
+        return pytest.param(*values, marks=pytest.mark.long)
+
+    return [slow(g) if name(g) in SLOW_GAMES else g for g in games]

@@ -139,6 +139,7 @@ def solved(tmp_path_factory: pytest.TempPathFactory) -> str:
     return db
 
 
+@pytest.mark.long  # plain-Python negamax from sampled positions
 def test_4x4_values_match_brute_force_from_sampled_positions(solved: str) -> None:
     value = negamax(4, 4)
     with open_store(solved) as store:

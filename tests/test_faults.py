@@ -694,6 +694,7 @@ def group_gone(pgid: int) -> bool:
 
 
 @pytest.mark.slow
+@pytest.mark.long  # six ENABLE solves after the interrupt
 def test_ctrl_c_stops_every_worker_of_a_solve_in_workers(tmp_path: Path, enable1: Path) -> None:
     db = tmp_path / "ghost.db"
     assert ghostdb("ingest", str(enable1), "--db", str(db)).returncode == 0

@@ -15,7 +15,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from conftest import OWN_WORDLISTS, run, shared_list, write_list
+from conftest import OWN_WORDLISTS, each_game, run, shared_list, write_list
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -54,7 +54,7 @@ def ghost_rule_sets() -> list[Rules]:
 
 def solutions() -> list[tuple[str, str]]:
     found = [(g.name, default_rules(g.name).key) for g in GAMES if not g.word_game]
-    return found + [("five", r.key) for r in ghost_rule_sets()]
+    return each_game(found) + [("five", r.key) for r in ghost_rule_sets()]
 
 
 @pytest.mark.parametrize(("name", "key"), solutions())
@@ -96,7 +96,9 @@ def test_a_position_the_pack_lacks_is_said_as_lookup_says_it(store: Store, tmp_p
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "variant",
-    [Variant.GHOST, pytest.param(Variant.SUPERDUPER, marks=pytest.mark.long)],  # minutes
+    [
+        pytest.param(v, marks=pytest.mark.long) for v in (Variant.GHOST, Variant.SUPERDUPER)
+    ],  # minutes
 )
 def test_enable_packs_within_two_bytes_a_position(tmp_path: Path, variant: Variant) -> None:
     with open_store(tmp_path / "ghost.db") as store:

@@ -124,6 +124,7 @@ def test_verify_on_the_server(pg: Store) -> None:
     assert all(v.ok for v in pg.verify("five", every=True))
 
 
+@pytest.mark.long  # ENABLE's decisive words worked out on the server
 def test_decisive_words_on_the_server(pg: Store, solved_enable1: Store, tmp_path: Path) -> None:
     """Decisive words worked out, kept and read back on PostgreSQL give what SQLite gives,
     in the same order (code points, whatever the server's collation); a Super variant
@@ -187,6 +188,7 @@ def test_lookup_many_reads_as_get(pg: Store, monkeypatch: pytest.MonkeyPatch) ->
         assert solution.lookup_many(asked) == [solution.get(k) for k in asked], name
 
 
+@pytest.mark.long  # every game's every row through the server
 def test_parquet_from_the_server_is_every_stored_row(pg: Store, tmp_path: Path) -> None:
     """The export reads its rows on the raw connection with a server-side cursor and its
     small columns packed by the server: every column of every row as stored, two
@@ -207,6 +209,7 @@ def test_parquet_from_the_server_is_every_stored_row(pg: Store, tmp_path: Path) 
         assert rows == len(found) and found == stored_rows(pg, pg.solution(name, rules).id)
 
 
+@pytest.mark.long  # every game packed from the server
 def test_a_pack_from_the_server_is_its_solution(
     pg: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -96,7 +96,10 @@ def shows(expected: list[str], output: str) -> str | None:
 
 @pytest.mark.parametrize(
     "group",
-    ["readme", "tutorial", pytest.param("manual", marks=pytest.mark.long)],  # the manual: minutes
+    [
+        "readme",
+        *(pytest.param(g, marks=pytest.mark.long) for g in ("tutorial", "manual")),
+    ],  # minutes
 )
 def test_every_console_example_prints_what_its_page_shows(tmp_path: Path, group: str) -> None:
     shared_list("enable1.txt")
@@ -150,6 +153,7 @@ def run_examples(examples: list[Example], env: dict[str, str]) -> None:
         )
 
 
+@pytest.mark.long  # ENABLE ingested and solved under several rule sets
 def test_the_python_examples_run_as_printed(tmp_path: Path) -> None:
     """The README's (after its quick start, where it ran) prints what its comment says;
     the manual's walk through the API runs."""

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import OWN_WORDLISTS, dump, reset_postgres, run
+from conftest import OWN_WORDLISTS, dump, each_game, reset_postgres, run
 from fastapi.testclient import TestClient
 
 from ghostdb import Store, open_store
@@ -814,7 +814,11 @@ def superduper_db(web_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Pat
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("rules", "flags"),
-    [("ghost/3", []), ("ghost/4", ["-m", "4"]), ("superduper/3", ["--rules", "superduper"])],
+    [
+        ("ghost/3", []),
+        ("ghost/4", ["-m", "4"]),
+        pytest.param("superduper/3", ["--rules", "superduper"], marks=pytest.mark.long),
+    ],
 )
 def test_a_thousand_random_positions_equal_lookup_json(
     superduper_db: Path, rules: str, flags: list[str]
@@ -863,7 +867,7 @@ def vs_words(option: Any, value: Any) -> list[str]:
     return ["--vs-" + option.flag.removeprefix("--"), str(value)]
 
 
-@pytest.mark.parametrize("game", registry.GAMES, ids=lambda g: g.name)
+@pytest.mark.parametrize("game", each_game(registry.GAMES), ids=lambda g: g.name)
 def test_every_game_compares_two_of_its_rule_sets_on_the_cli_and_the_api(
     tmp_path: Path, game: Any
 ) -> None:

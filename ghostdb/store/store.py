@@ -233,8 +233,8 @@ class Store:
         for `solution`) and publish it; a no-op if solved, unless ``force``.
         ``progress(stage, done, total)`` is called as the job advances.
         """
-        from ghostdb.store.solving import jobs  # numpy and the solvers: only solving needs them
         from ghostdb.store.answers.lookups import checked_rules
+        from ghostdb.store.solving import jobs  # numpy and the solvers: only solving needs them
 
         rules = checked_rules(name, rules)
         return jobs.run_solve(self.engine, name, rules, force=force, progress=progress)
