@@ -459,7 +459,7 @@ def test_counted_moves_are_the_graphs(
         store = solved
         if players > 2:
             shutil.copy(db, tmp_path / "copy.db")
-            store = stack.enter_context(open_store(str(tmp_path / "copy.db")))
+            store = stack.enter_context(open_store(str(tmp_path / "copy.db"), create=True))
             rules = type(rules).from_key(f"{rules.key}/{players}p")
             store.solve(name, rules)
         solution = store.solution(name, rules)

@@ -1,6 +1,9 @@
 """The first ten minutes: on a fresh clone, with the system's bare Python, the README's
 main job runs as written and exits 0, and so does its Python example after it.  (Its
-test command is the one running this; its console examples are tests/test_readme.py's.)"""
+test command is the one running this; its console examples are tests/test_readme.py's.)
+
+And what a newcomer met next (issue #45): each edge found on a first walk through the
+README, the manual and the commands, with a test that it stays smooth."""
 
 from __future__ import annotations
 
@@ -13,11 +16,14 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-pytestmark = [pytest.mark.slow, pytest.mark.long]  # a fresh virtual environment installed
+from ghostdb import open_store
+from ghostdb.errors import DatabaseError
 
 PYTHON = shutil.which("python3")
 
 
+@pytest.mark.slow
+@pytest.mark.long  # a fresh virtual environment installed
 @pytest.mark.skipif(PYTHON is None, reason="no python3 on PATH to stand for a bare Python")
 @pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout to clone")
 def test_the_readmes_main_job_on_a_fresh_clone(tmp_path: Path) -> None:
@@ -45,3 +51,19 @@ def test_the_readmes_main_job_on_a_fresh_clone(tmp_path: Path) -> None:
         timeout=120,
     )
     assert proc.returncode == 0 and proc.stdout.split() == ["win", "u", "4"], proc.stderr
+
+
+# -- open_store refuses a database that does not exist, as the command line does ----------
+
+
+def test_open_store_refuses_a_missing_file_and_creates_only_when_asked(tmp_path: Path) -> None:
+    missing = tmp_path / "ghots.db"
+    with pytest.raises(DatabaseError, match=r"no database at .*ghots\.db.*create=True"):
+        open_store(missing)
+    with pytest.raises(DatabaseError, match="create=True"):
+        open_store(str(missing), readonly=True)
+    assert not missing.exists()  # a mistyped path leaves nothing behind
+    with open_store(missing, create=True) as store:
+        assert store.dictionaries() == []
+    with open_store(missing) as store:  # it exists now
+        assert store.dictionaries() == []
