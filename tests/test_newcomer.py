@@ -7,6 +7,7 @@ README, the manual and the commands, with a test that it stays smooth."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -14,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, run
 
 from ghostdb import open_store
 from ghostdb.errors import DatabaseError
@@ -67,3 +68,26 @@ def test_open_store_refuses_a_missing_file_and_creates_only_when_asked(tmp_path:
         assert store.dictionaries() == []
     with open_store(missing) as store:  # it exists now
         assert store.dictionaries() == []
+
+
+# -- one move list: as `play` prints it, space-separated, commas accepted everywhere -----
+
+
+def test_a_move_list_as_play_prints_it_is_taken_by_play_analyse_and_the_api(
+    small_web_db: Path,
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from ghostdb.web import create_app
+
+    code, out, _ = run("play", "five", "--moves", "t r", "--json", db=small_web_db)
+    assert code == 0 and json.loads(out)["moves"] == ["t", "r"]
+    assert run("play", "five", "--moves", "t,r", "--json", db=small_web_db)[1] == out
+    code, out, _ = run("analyse", "five", "t r e", "--json", db=small_web_db)
+    assert code == 0
+    by_cli = json.loads(out)
+    with open_store(small_web_db) as store, TestClient(create_app(store)) as client:
+        for moves in ("t r e", "t,r,e", "t, r ,e"):
+            reply = client.get("/api/five/analyse", params={"moves": moves})
+            assert reply.status_code == 200, reply.text
+            assert reply.json() == by_cli

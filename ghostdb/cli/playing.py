@@ -33,7 +33,10 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Make every computer choice repeatable.")] = None,
     moves: Annotated[
         str | None,
-        typer.Option(help="Replay these moves (comma-separated) and show the reply; no prompts."),
+        typer.Option(
+            help="Replay these moves, as `play` prints them ('t r e'; commas also "
+            "separate), and show the reply; no prompts."
+        ),
     ] = None,
     json: Json = False,
     db: DbOption = None,
@@ -55,7 +58,9 @@ def play(
 
             console.run(game)
             return
-        for text in filter(None, (m.strip() for m in moves.split(","))):
+        from ghostdb.play.engine import split_moves
+
+        for text in split_moves(moves):
             if game.result is not None:
                 fail(f"the game ended at {game.result.fragment!r} before the move {text!r}")
             game.play(text)
@@ -177,7 +182,9 @@ def analyse(
     from ghostdb.text.common import to_json
 
     chosen = rules_of(name, rule_options)
-    typed = [m for text in moves for m in text.replace(",", " ").split()]
+    from ghostdb.play.engine import split_moves
+
+    typed = [m for text in moves for m in split_moves(text)]
     with store_for(db) as store:
         found = store.solution(name, chosen).analyse(typed, start)
     emit(to_json(found.as_dict()) if json else analysis(found))

@@ -51,6 +51,12 @@ TWO_PLAYER_ONLY = ("optimal", "fastest", "trap")
 ALIASES = {"computer": "optimal"}
 
 
+def split_moves(text: str) -> list[str]:
+    """A game's moves as `ghostdb play` prints them, ``t r e n``, in a list; commas also
+    separate (``t,r,e,n``, the API's older form), so every surface takes either."""
+    return text.replace(",", " ").split()
+
+
 def parse_players(text: str | Sequence[str]) -> tuple[str, ...]:
     """Seats from ``human,computer`` (``computer`` means ``optimal``); raise BadMove."""
     names = text.split(",") if isinstance(text, str) else list(text)
