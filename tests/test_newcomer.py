@@ -91,3 +91,48 @@ def test_a_move_list_as_play_prints_it_is_taken_by_play_analyse_and_the_api(
             reply = client.get("/api/five/analyse", params={"moves": moves})
             assert reply.status_code == 200, reply.text
             assert reply.json() == by_cli
+
+
+# -- one policy for what a command writes: refuse what is there unless --force -------------
+
+
+def test_pack_and_the_exports_refuse_what_is_there_unless_forced(
+    five: Path, tmp_path: Path
+) -> None:
+    from ghostdb.pack.format import MAGIC
+
+    pack = tmp_path / "five.ghostpack"
+    pack.write_text("mine")
+    code, _, err = run("pack", "five", "-o", str(pack), db=five)
+    assert code == 1 and err.count("\n") == 1 and "--force" in err, err
+    assert pack.read_text() == "mine"
+    assert run("pack", "five", "-o", str(pack), "--force", db=five)[0] == 0
+    assert pack.read_bytes().startswith(MAGIC)
+
+    site = tmp_path / "site"
+    assert run("export", "site", "five", "-o", str(site), db=five)[0] == 0
+    (site / "left-from-before.txt").write_text("")
+    code, _, err = run("export", "site", "five", "-o", str(site), db=five)
+    assert code == 1 and err.count("\n") == 1 and "--force" in err, err
+    assert run("export", "site", "five", "-o", str(site), "--force", db=five)[0] == 0
+    assert (site / "site.json").is_file() and not (site / "left-from-before.txt").exists()
+    notes = tmp_path / "notes"  # a folder of someone's files: --force does not delete it
+    notes.mkdir()
+    (notes / "todo.txt").write_text("keep")
+    code, _, err = run("export", "site", "five", "-o", str(notes), "--force", db=five)
+    assert code == 1 and err.count("\n") == 1 and "new folder" in err, err
+    assert [p.name for p in notes.iterdir()] == ["todo.txt"]
+
+    pytest.importorskip("pyarrow", reason="export parquet needs pyarrow: pip install -e '.[dev]'")
+    out = tmp_path / "parquet"
+    assert run("export", "parquet", "five", "-o", str(out), db=five)[0] == 0
+    code, _, err = run("export", "parquet", "five", "-o", str(out), db=five)
+    assert code == 1 and err.count("\n") == 1 and "--force" in err, err
+    assert run("export", "parquet", "five", "-o", str(out), "--force", db=five)[0] == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "five.ghostpack",
+        "ghost.db",
+        "notes",
+        "parquet",
+        "site",
+    ]  # nothing half made or moved aside left behind
