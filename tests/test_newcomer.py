@@ -136,3 +136,30 @@ def test_pack_and_the_exports_refuse_what_is_there_unless_forced(
         "parquet",
         "site",
     ]  # nothing half made or moved aside left behind
+
+
+# -- the tutorial's --why is a command that runs -------------------------------------------
+
+
+def test_the_tutorials_compare_why_is_a_command_that_runs(five: Path, tmp_path: Path) -> None:
+    """The tutorial offered `compare --why` after a --vs-min-length comparison, where
+    --why is refused; the command it names now runs (with two small lists for web2 and
+    the OTHER it leaves to the reader)."""
+    import shlex
+
+    from conftest import write_list
+
+    with open_store(five) as store:
+        store.ingest(write_list(tmp_path, "ghost green tan tree tries trot", "w"), name="web2")
+        store.ingest(write_list(tmp_path, "ghost green tan tree", "other"), name="other")
+        store.solve("web2")
+        store.solve("other")
+    tutorial = (ROOT / "docs" / "tutorial.md").read_text()
+    spans = re.findall(r"`([^`]*compare[^`]*--why[^`]*)`", re.sub(r"\s*\n\s*", " ", tutorial))
+    assert spans
+    for span in spans:
+        words = shlex.split(span)
+        assert words[:2] == ["ghostdb", "compare"], span
+        args = ["other" if w.isupper() else w for w in words[1:]]
+        code, out, err = run(*args, db=five)
+        assert code == 0 and "why:" in out, (span, err)
