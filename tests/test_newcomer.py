@@ -163,3 +163,25 @@ def test_the_tutorials_compare_why_is_a_command_that_runs(five: Path, tmp_path: 
         args = ["other" if w.isupper() else w for w in words[1:]]
         code, out, err = run(*args, db=five)
         assert code == 0 and "why:" in out, (span, err)
+
+
+# -- the puzzle answers ? with its candidates, and says so ---------------------------------
+
+
+def test_a_puzzle_lists_its_moves_on_a_question_mark(five: Path) -> None:
+    from typer.testing import CliRunner
+
+    from ghostdb.cli import app
+
+    _, out, _ = run("puzzle", "five", "--seed", "1", "--json", db=five)
+    found = json.loads(out)
+    with open_store(five) as store:
+        moves = [p.move for p in store.solution("five").lookup(found["position"]).plays]
+    assert found["answer"] in moves and len(moves) == 1 + found["other_moves"]
+    args = ["puzzle", "five", "--seed", "1", "--db", str(five)]
+    shown = CliRunner().invoke(app, args, input="?\n")
+    assert shown.exit_code == 0, shown.output
+    lines = shown.stdout.splitlines()
+    assert lines[1].endswith("(? lists the moves)")  # the prompt says so
+    assert f"the moves: {' '.join(moves)}" in lines  # without their values
+    assert lines[-1].startswith(f"the winning move: {found['answer']}")

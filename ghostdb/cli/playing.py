@@ -124,7 +124,7 @@ def _solve_puzzle(solution: Any, found: dict[str, Any]) -> None:
     emit(
         f"{solution.name}, {solution.rules.describe()}: {found['difficulty']} puzzle "
         f"(one of {found['kept']:,})\n{found['label']}  —  {who} to move: exactly one move "
-        f"wins; {_others(found['other_moves'])}"
+        f"wins; {_others(found['other_moves'])} (? lists the moves)"
     )
     pos = solution.lookup(found["position"])
     ends = f" (the game ends on {found['word']!r})" if found["word"] else ""
@@ -136,10 +136,13 @@ def _solve_puzzle(solution: Any, found: dict[str, Any]) -> None:
             return
         if not sys.stdin.isatty():
             typer.echo(line.strip())  # a pipe: the transcript shows what was read
+        if line.strip() == "?":  # the candidates, without their values: those are the puzzle
+            emit(f"the moves: {' '.join(p.move for p in pos.plays)}")
+            continue
         try:
             _, child = game.parse_move(pos.fragment, line)
         except BadMove as exc:
-            emit(str(exc))
+            emit(f"{exc}; ? lists the moves")
             continue
         play = next((p for p in pos.plays if p.fragment == child), None)
         if play is not None and play.move == found["answer"]:
