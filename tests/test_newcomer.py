@@ -185,3 +185,27 @@ def test_a_puzzle_lists_its_moves_on_a_question_mark(five: Path) -> None:
     assert lines[1].endswith("(? lists the moves)")  # the prompt says so
     assert f"the moves: {' '.join(moves)}" in lines  # without their values
     assert lines[-1].startswith(f"the winning move: {found['answer']}")
+
+
+# -- a move's JSON names whose view each value is in ---------------------------------------
+
+
+def test_a_moves_json_names_whose_view_each_value_is_in(small_web_db: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from ghostdb.web import create_app
+
+    code, out, _ = run("lookup", "five", "g", "--json", db=small_web_db)
+    assert code == 0
+    by_cli = json.loads(out)["plays"]
+    with open_store(small_web_db) as store, TestClient(create_app(store)) as client:
+        by_api = client.get("/api/five/position", params={"position": "g"}).json()["plays"]
+    assert by_api == by_cli
+    for play in by_cli:  # g: player 1 wins with h or r
+        assert play["outcome_for_mover"] == "win" and play["outcome_for_next_player"] == "loss"
+        # the older names, kept for scripts written before
+        assert play["category"] == play["outcome_for_mover"]
+        assert play["outcome"] == play["outcome_for_next_player"]
+        assert play["wins"] is True
+    glossary = (ROOT / "docs" / "reference" / "glossary.md").read_text()
+    assert "`category` is `outcome_for_mover`" in glossary
