@@ -209,3 +209,26 @@ def test_a_moves_json_names_whose_view_each_value_is_in(small_web_db: Path) -> N
         assert play["wins"] is True
     glossary = (ROOT / "docs" / "reference" / "glossary.md").read_text()
     assert "`category` is `outcome_for_mover`" in glossary
+
+
+# -- --players is a count everywhere; play's and selfplay's seat list is --seats -----------
+
+
+def test_players_is_a_count_everywhere_and_seats_the_list(five: Path) -> None:
+    assert run("solve", "five", "--players", "3", db=five)[0] == 0
+    code, out, err = run("play", "five", "--players", "3", "--moves", "t", "--json", db=five)
+    assert code == 0, err
+    assert json.loads(out)["players"] == ["human", "rational", "rational"]
+    code, out, err = run(
+        "selfplay", "five", "--players", "3", "--games", "2", "--seed", "1", "--json", db=five
+    )
+    assert code == 0, err
+    args = ["five", "--moves", "t", "--json", "--seed", "1"]
+    code, by_seats, err = run("play", *args, "--seats", "optimal,human", db=five)
+    assert code == 0 and json.loads(by_seats)["players"] == ["optimal", "human"], err
+    code, by_old, _ = run("play", *args, "--players", "optimal,human", db=five)  # older spelling
+    assert (code, by_old) == (0, by_seats)
+    code, _, err = run("play", *args, "--players", "3", "--seats", "human,optimal", db=five)
+    assert code == 1 and err.count("\n") == 1 and "--seats names 2 seats" in err
+    guide = (ROOT / "docs" / "guide" / "play.md").read_text()
+    assert "older spelling of `--seats`" in guide

@@ -69,7 +69,7 @@ def parse_players(text: str | Sequence[str]) -> tuple[str, ...]:
                 f"{', '.join(STRATEGIES)} or common:N (comma-separated, one per seat)"
             )
     if len(seats) < 2:
-        raise BadMove("a game needs at least two players, e.g. --players human,computer")
+        raise BadMove("a game needs at least two players, e.g. --seats human,computer")
     if len(seats) > 2:
         two_only = [s for s in seats if s in TWO_PLAYER_ONLY or vocabulary_size(s)]
         if two_only:
