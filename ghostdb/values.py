@@ -83,6 +83,11 @@ class Play(NamedTuple):
             "move": self.move,
             "position": self.fragment,
             "fragment": self.fragment,  # the older name, kept for scripts (the glossary)
+            # Each value names whose view it is in: `outcome` beside `category` read as
+            # "loss" beside "win" for one winning move.  The older names stay for scripts
+            # (the glossary): outcome, category and wins.
+            "outcome_for_mover": self.category,
+            "outcome_for_next_player": self.outcome.value,
             "outcome": self.outcome.value,
             "category": self.category,
             "wins": self.wins,

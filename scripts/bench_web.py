@@ -55,7 +55,7 @@ ENABLE = ROOT.parent / "shared" / "wordlists" / "enable1.txt"
 def prepare(db: Path) -> None:
     from ghostdb import Rules, open_store
 
-    with open_store(str(db)) as store:
+    with open_store(str(db), create=True) as store:
         store.ingest(ENABLE)
         store.solve("enable1", Rules(min_length=3))
         store.solve("enable1", Rules(min_length=4))

@@ -75,7 +75,7 @@ def work_out_comparisons(db: Path, pairs: list[tuple[tuple[str, str], tuple[str,
     from ghostdb import open_store
     from ghostdb.games.registry import parse_rules
 
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         for (a, ra), (b, rb) in pairs:
             store.compare(a, b, parse_rules(ra), parse_rules(rb))
 

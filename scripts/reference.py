@@ -109,7 +109,10 @@ def openapi() -> dict[str, Any]:
     from ghostdb import open_store
     from ghostdb.web import create_app
 
-    with tempfile.TemporaryDirectory() as folder, open_store(f"{folder}/empty.db") as store:
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        open_store(f"{folder}/empty.db", create=True) as store,
+    ):
         app: Any = create_app(store)
         while not hasattr(app, "openapi"):  # the FastAPI app inside the ASGI layers
             app = app.app
@@ -146,7 +149,7 @@ def schema_reference() -> str:
     ]
     with tempfile.TemporaryDirectory() as folder:
         path = f"{folder}/schema.db"
-        with open_store(path):
+        with open_store(path, create=True):
             pass
         engine = create_engine(f"sqlite:///{path}")
         found = inspect(engine)

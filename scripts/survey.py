@@ -100,7 +100,7 @@ def with_fragments(rows: Sequence[SurveyRow], table: str) -> str:
 
 def run(db: str, dict_dir: Path) -> int:
     t0 = time.perf_counter()
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         found, missing = 0, []
         for entry in LISTS:
             path = dict_dir / entry.file

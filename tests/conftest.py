@@ -119,7 +119,7 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def store(db_path: Path) -> Iterator[Store]:
-    with open_store(str(db_path)) as s:
+    with open_store(str(db_path), create=True) as s:
         yield s
 
 
@@ -179,7 +179,7 @@ def solved_enable1_db(tmp_path_factory: pytest.TempPathFactory, enable1: Path) -
     """The database of solved_enable1: solved once a test run (see built_once)."""
 
     def build(path: Path) -> None:
-        with open_store(str(path)) as s:
+        with open_store(str(path), create=True) as s:
             s.ingest(enable1)
             s.solve("enable1", Rules(min_length=3))
             s.solve("enable1", Rules(min_length=4))
@@ -207,7 +207,7 @@ def run(*args: str, db: Path) -> tuple[int, str, str]:
 def five(tmp_path: Path) -> Path:
     """A database with ghost green tan tree tries, solved for Ghost with words of 3+."""
     db = tmp_path / "ghost.db"
-    with open_store(str(db)) as store:
+    with open_store(str(db), create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
         store.solve("five")
     return db
@@ -223,7 +223,7 @@ def web_db(tmp_path_factory: pytest.TempPathFactory, solved_enable1_db: Path) ->
 
     def build(path: Path) -> None:
         copy_db(solved_enable1_db, path)
-        with open_store(str(path)) as store:
+        with open_store(str(path), create=True) as store:
             store.solve("chopsticks")
             store.solve("tictactoe")
 
@@ -243,7 +243,7 @@ def small_web_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from ghostdb.games.ghost.rules import Variant
 
     path = tmp_path_factory.mktemp("small-web") / "ghost.db"
-    with open_store(str(path)) as store:
+    with open_store(str(path), create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
         for rules in (Rules(), Rules(min_length=4), Rules(Variant.SUPER), Rules(misere=True)):
             store.solve("five", rules)

@@ -59,7 +59,7 @@ def test_verdicts_agree_with_brute_force(
     rules = Rules(variant=variant, min_length=3)
     brute = brute_force(words, rules)
     path = tmp_path_factory.mktemp("analysis") / "ghost.db"
-    with open_store(str(path)) as store:
+    with open_store(str(path), create=True) as store:
         store.ingest(write_list(path.parent, " ".join(words), "small"))
         store.solve("small", rules)
         rng = random.Random(seed)

@@ -56,7 +56,7 @@ def server(web_store: Store) -> Iterator[str]:
 def every_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server over five.txt and every registered stand-alone game at default rules."""
     path = tmp_path_factory.mktemp("every-game-page") / "ghost.db"
-    with open_store(str(path)) as store:
+    with open_store(str(path), create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
         for game in registry.GAMES:
             store.solve("five" if game.word_game else game.name)

@@ -3,6 +3,7 @@ is on every command that reads or makes a solution, and reaches the game as decl
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,16 @@ def test_the_database_may_be_named_before_the_command(five: Path) -> None:
     for alone in (["--db"], ["--db", str(five)], [f"--db={five}"]):
         found = CliRunner().invoke(app, alone)
         assert found.exit_code == 1 and "no command: put one after it" in found.output
+
+
+def test_json_may_be_given_before_the_command(five: Path) -> None:
+    """The README: the global options, --db and --json, go either side of the command."""
+    after = CliRunner().invoke(app, ["lookup", "five", "gr", "--json", "--db", str(five)])
+    assert after.exit_code == 0 and json.loads(after.stdout)["position"] == "gr"
+    for before in (["--json", "--db", str(five)], ["--db", str(five), "--json"]):
+        found = CliRunner().invoke(app, [*before, "lookup", "five", "gr"])
+        assert (found.exit_code, found.stdout) == (0, after.stdout), found.output
+    found = CliRunner().invoke(app, ["--json"])
+    assert found.exit_code == 1 and "`ghostdb --json lookup NAME`" in found.output
+    found = CliRunner().invoke(app, ["--json", "db", "upgrade", "--db", str(five)])
+    assert found.exit_code == 1 and found.output.startswith("error: No such option: --json")

@@ -48,7 +48,7 @@ def test_the_player_plays_its_own_games_best_move(
     rules = Rules(min_length=3)
     path = tmp_path_factory.mktemp("common") / "ghost.db"
     mine = brute_force(known, rules)  # the game as the player believes it is
-    with open_store(str(path)) as store:
+    with open_store(str(path), create=True) as store:
         store.ingest(write_list(path.parent, " ".join(words), "small"))
         store.solve("small", rules)
         vocabulary = solve_vocabulary(game_of(rules, "abcd"), known)
@@ -115,7 +115,7 @@ def test_values_against_a_common_player_agree_with_brute_force(
         return (False, min(losses) + 1) if losses else (True, max(wins) + 1)
 
     path = tmp_path_factory.mktemp("against") / "ghost.db"
-    with open_store(str(path)) as store:
+    with open_store(str(path), create=True) as store:
         store.ingest(write_list(path.parent, " ".join(words), "small"))
         store.solve("small", rules)
         solution = store.solution("small", rules)
@@ -243,7 +243,7 @@ def test_the_ranking_is_kept_once_and_verify_checks_it(db: Path) -> None:
         body = json.loads(conn.execute(select(kept_answers.c.body).where(question)).scalar_one())
     assert len(body["words"]) == KEPT_AT_LEAST and not body["all"]
     assert body["words"][:3] == ["the", "and", "for"]
-    with open_store(str(db)) as store:  # read back: the kept words, not a new ranking
+    with open_store(str(db), create=True) as store:  # read back: the kept words, not a new ranking
         solution = store.solution("enable1")
         with engine.begin() as conn:
             conn.execute(

@@ -62,7 +62,7 @@ def finish(*procs: subprocess.Popen[str]) -> list[str]:
 def enable1_db(tmp_path_factory: pytest.TempPathFactory, enable1: Path) -> Path:
     """A SQLite database with enable1 ingested, nothing solved (copied by each test)."""
     path = tmp_path_factory.mktemp("concurrency") / "enable1.db"
-    with open_store(str(path)) as store:
+    with open_store(str(path), create=True) as store:
         store.ingest(enable1)
     return path
 
@@ -78,7 +78,7 @@ def database(
         yield str(db)
         return
     reset_postgres(PG_URL)
-    with open_store(PG_URL) as store:
+    with open_store(PG_URL, create=True) as store:
         store.ingest(enable1)
     yield PG_URL
     reset_postgres(PG_URL)
@@ -217,7 +217,7 @@ def test_a_writer_waits_for_the_lock_and_says_so_on_a_terminal(tmp_path: Path) -
     terminal), then goes on as soon as the lock is free."""
     pexpect = pytest.importorskip("pexpect")
     db = tmp_path / "ghost.db"
-    with open_store(str(db)) as store:
+    with open_store(str(db), create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
     holder = hold_write_lock(str(db))
     assert holder is not None
@@ -242,7 +242,7 @@ def test_a_writer_waits_for_the_lock_and_says_so_on_a_terminal(tmp_path: Path) -
 
 def test_a_writer_that_is_not_on_a_terminal_waits_silently(tmp_path: Path) -> None:
     db = tmp_path / "ghost.db"
-    with open_store(str(db)) as store:
+    with open_store(str(db), create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
     holder = hold_write_lock(str(db))
     assert holder is not None

@@ -134,7 +134,7 @@ def test_5x4_and_4x5_counts_match_an_independent_count() -> None:
 @pytest.fixture(scope="module")
 def solved(tmp_path_factory: pytest.TempPathFactory) -> str:
     db = str(tmp_path_factory.mktemp("c4") / "c4.db")
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         store.solve("connectfour")
     return db
 
@@ -167,7 +167,7 @@ def test_verify_is_clean_and_lines_end_in_the_stored_value(solved: str) -> None:
 @pytest.mark.long  # minutes: the brute-force negamax of 5 x 4 is plain Python
 def test_5x4_start_value_matches_brute_force(tmp_path: Path) -> None:
     rules = ConnectFourRules(5, 4)
-    with open_store(str(tmp_path / "c4.db")) as store:
+    with open_store(str(tmp_path / "c4.db"), create=True) as store:
         store.solve("connectfour", rules)
         start = store.solution("connectfour", rules).lookup()
     expected = negamax(5, 4)(("",) * 5)

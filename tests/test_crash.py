@@ -41,7 +41,7 @@ KILLER = textwrap.dedent(
         if here == stage:
             os.kill(os.getpid(), signal.SIGKILL)
 
-    with open_store(url) as store:
+    with open_store(url, create=True) as store:
         store.solve("words", Rules(min_length=min_length), force=True, progress=progress)
     """
 )
@@ -72,7 +72,7 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.mark.parametrize("stage", STAGES)
 def test_a_solve_killed_at_any_stage_publishes_nothing(url: str, words: Path, stage: str) -> None:
-    with open_store(url) as store:
+    with open_store(url, create=True) as store:
         store.ingest(words)
         store.solve("words", Rules(min_length=3))
         before = store.solution("words").lookup("bo")
@@ -90,7 +90,7 @@ def test_a_solve_killed_at_any_stage_publishes_nothing(url: str, words: Path, st
     if not url.startswith("postgresql"):
         with sqlite3.connect(url) as conn:
             assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    with open_store(url) as store:
+    with open_store(url, create=True) as store:
         listed = store.solutions("words")
         assert [s.id for s in listed if s.status == "complete"] == old
         assert store.solution("words").lookup("bo") == before

@@ -319,7 +319,7 @@ def test_enable_edits_that_flip_the_start_flip_it_when_solved_again(
     edited list; a sample of the other words, checked not to flip; the fewest set too."""
     twl06 = shared_list("twl06.txt")
     rules = Rules(min_length=min_length)
-    with open_store(str(tmp_path / "ghost.db")) as store:
+    with open_store(str(tmp_path / "ghost.db"), create=True) as store:
         store.ingest(enable1)
         store.ingest(twl06)
         store.solve("enable1", rules)
@@ -357,7 +357,7 @@ def test_enable_super_variants_checked_by_solving_again(
     """ENABLE 3+ under SuperGhost and SuperDuperGhost: no single deletion changes the
     start (a sample re-solved), and the bound's set does when the list is solved again."""
     rules = Rules(variant=variant, min_length=3)
-    with open_store(str(tmp_path / "ghost.db")) as store:
+    with open_store(str(tmp_path / "ghost.db"), create=True) as store:
         store.ingest(enable1)
         store.solve("enable1", rules)
         found = store.solution("enable1", rules).decisive("")
@@ -510,7 +510,7 @@ def test_an_answer_worked_out_from_a_pool_replaced_meanwhile_is_not_kept(
     db = tmp_path / "ghost.db"
     other = write_list(tmp_path, "ghost green toga tree tries", "other")
     replaced = write_list(tmp_path, "ghost green toga tree tries abcd", "replaced")
-    with open_store(str(db)) as store:
+    with open_store(str(db), create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
         store.ingest(other)
         store.solve("five")

@@ -71,7 +71,7 @@ def test_keys_of_two_bytes_decide_as_keys_of_one(
 def test_pieces_read_as_one_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Fragments and words read a few rows a piece give the arrays one read gives."""
     db = tmp_path / "ghost.db"
-    with open_store(str(db)) as store:
+    with open_store(str(db), create=True) as store:
         store.ingest(OWN_WORDLISTS / "deutsch.txt")
         store.solve("deutsch")
         solution = store.solution("deutsch", Rules())

@@ -175,7 +175,7 @@ def test_report(solved_enable1: Store) -> None:
 def solved_super(tmp_path_factory: pytest.TempPathFactory, enable1: Path) -> Iterator[Store]:
     """enable1 solved for SuperGhost and SuperDuperGhost, words of 3+ and 4+ (slow)."""
     path = tmp_path_factory.mktemp("enable1-super") / "ghost.db"
-    with open_store(str(path)) as store:
+    with open_store(str(path), create=True) as store:
         store.ingest(enable1)
         for variant in (Variant.SUPER, Variant.SUPERDUPER):
             for min_length in (3, 4):

@@ -84,7 +84,7 @@ def store(solved_enable1: Store, tmp_path_factory: pytest.TempPathFactory) -> It
     path = tmp_path_factory.mktemp("variants") / "ghost.db"
     with sqlite3.connect(solved_enable1.engine.url.database) as src, sqlite3.connect(path) as dst:
         src.backup(dst)
-    with open_store(str(path)) as copy:
+    with open_store(str(path), create=True) as copy:
         for variant in Variant:
             for min_length in (3, 4):
                 copy.solve("enable1", Rules(variant, min_length))

@@ -459,7 +459,7 @@ def test_counted_moves_are_the_graphs(
         store = solved
         if players > 2:
             shutil.copy(db, tmp_path / "copy.db")
-            store = stack.enter_context(open_store(str(tmp_path / "copy.db")))
+            store = stack.enter_context(open_store(str(tmp_path / "copy.db"), create=True))
             rules = type(rules).from_key(f"{rules.key}/{players}p")
             store.solve(name, rules)
         solution = store.solution(name, rules)
@@ -495,11 +495,14 @@ def glossary_outcomes() -> tuple[set[str], set[str]]:
     return set(values[1].split(", ")), set(verbs.groups())
 
 
+OUTCOME_KEYS = ("outcome", "category", "outcome_for_mover", "outcome_for_next_player")
+
+
 def _outcome_words(answer: Any) -> Iterator[str]:
-    """Every value of an ``outcome`` or ``category`` key in a JSON answer."""
+    """Every value of an outcome's key (`OUTCOME_KEYS`) in a JSON answer."""
     if isinstance(answer, dict):
         for key, value in answer.items():
-            if key in ("outcome", "category") and value is not None:
+            if key in OUTCOME_KEYS and value is not None:
                 yield value
             yield from _outcome_words(value)
     elif isinstance(answer, list):

@@ -20,7 +20,7 @@ duckdb = pytest.importorskip("duckdb", reason="the manual's query needs duckdb")
 
 def test_every_game_exports_every_position_as_the_store_holds_it(tmp_path: Path) -> None:
     db = tmp_path / "ghost.db"
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
         names = ["five", *(g.name for g in GAMES if not g.word_game)]
         for name in names:
@@ -44,7 +44,7 @@ def test_every_game_exports_every_position_as_the_store_holds_it(tmp_path: Path)
 
 def test_a_failed_export_leaves_nothing(tmp_path: Path) -> None:
     db = tmp_path / "ghost.db"
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
     code, out, err = run("export", "parquet", "five", "-o", str(tmp_path / "out"), db=db)
     assert (code, out) == (1, "") and "ghostdb solve five" in err, err
@@ -58,7 +58,7 @@ def test_the_manuals_duckdb_query_compares_two_dictionaries(
     section = (ROOT / "docs" / "guide" / "packs.md").read_text().split("## Parquet", 1)[1]
     query = re.search(r"```sql\n(.*?)```", section, re.S)[1]  # type: ignore[index]
     db = tmp_path / "ghost.db"
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         for name in ("enable1", "twl06"):
             store.ingest(shared_list(f"{name}.txt"))
             store.solve(name)
@@ -114,7 +114,7 @@ def test_every_column_of_every_row_is_the_stored_one(tmp_path: Path, rules: Rule
     """Each exported row, column by column, against the stored row read plainly: the
     export reads its small columns packed into one integer (levels, lengths, best plays,
     nulls), safe seats (three players) and labels (Anagram)."""
-    with open_store(tmp_path / "ghost.db") as store:
+    with open_store(tmp_path / "ghost.db", create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
         store.solve("five", rules)
         path, rows = store.export_parquet("five", rules, tmp_path / "out")
@@ -140,7 +140,7 @@ def test_rows_read_ahead_stop_with_their_reader_and_carry_its_errors(tmp_path: P
     def readers() -> list[threading.Thread]:
         return [t for t in threading.enumerate() if t.name == "ghostdb-stream"]
 
-    with open_store(tmp_path / "ghost.db") as store:
+    with open_store(tmp_path / "ghost.db", create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
         store.solve("five")
         stmt = select(positions.c.fragment).order_by(positions.c.fragment)
@@ -161,7 +161,7 @@ def test_an_in_memory_store_exports_and_packs(tmp_path: Path) -> None:
     caller's thread, not a reading thread's (which would find no tables)."""
     from ghostdb.pack import open_pack
 
-    with open_store("sqlite://") as store:
+    with open_store("sqlite://", create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
         store.solve("five")
         _, rows = store.export_parquet("five", None, tmp_path / "out")

@@ -215,7 +215,7 @@ def test_a_solve_builds_from_the_words_the_store_read(
     monkeypatch.setattr(graph, "game_words", lambda w, m: seen.append(w) or real(w, m))
     listing = tmp_path / "w.txt"
     listing.write_text("ate\neat\ntea\nat\n")
-    with open_store(tmp_path / "s.sqlite") as store:
+    with open_store(tmp_path / "s.sqlite", create=True) as store:
         store.ingest(listing, name="w")
         store.solve("w", Rules(min_length=3))
     assert len(seen) == 1 and isinstance(seen[0], SortedWords)

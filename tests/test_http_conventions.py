@@ -29,7 +29,7 @@ ANSWERS = (
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:
-    with open_store(str(tmp_path / "ghost.db")) as opened:
+    with open_store(str(tmp_path / "ghost.db"), create=True) as opened:
         opened.ingest(OWN_WORDLISTS / "five.txt")
         opened.solve("five", Rules(min_length=3))
         opened.solve("five", Rules(min_length=4))

@@ -30,7 +30,7 @@ def expected(tmp_path: Path) -> list[object]:
     """The answers of a plain solve of the same list, in a store of its own."""
     folder = tmp_path / "reference"
     folder.mkdir()
-    with open_store(str(folder / "reference.db")) as reference:
+    with open_store(str(folder / "reference.db"), create=True) as reference:
         reference.ingest(write_list(folder, FIVE))
         reference.solve("small", Rules())
         return _answers(reference)

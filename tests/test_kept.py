@@ -79,7 +79,7 @@ def assert_kept_equal_fresh(store: Store) -> int:
 def every_game(tmp_path: Path) -> Iterator[Store]:
     """Every registered game solved at its default rules (Ghost over a small list under
     three rule sets)."""
-    with open_store(tmp_path / "ghost.db") as store:
+    with open_store(tmp_path / "ghost.db", create=True) as store:
         store.ingest(write_list(tmp_path, WORDS, "tiny"))
         for game in GAMES:
             store.solve("tiny" if game.word_game else game.name)
@@ -236,7 +236,7 @@ def test_kept_answers_of_random_lists_are_the_positions(
         return
     directory = tmp_path_factory.mktemp("random")
     rules = Rules(variant, min_length=min_length, misere=misere)
-    with open_store(directory / "ghost.db") as store:
+    with open_store(directory / "ghost.db", create=True) as store:
         store.ingest(write_list(directory, " ".join(words), "r"))
         store.solve("r", rules)
         store.solve("r", Rules(min_length=min_length))
@@ -251,7 +251,7 @@ def test_kept_answers_of_random_lists_are_the_positions(
 @pytest.mark.slow
 @pytest.mark.parametrize("listname", ["enable1.txt", "twl06.txt"])
 def test_kept_answers_of_real_lists_are_the_positions(tmp_path: Path, listname: str) -> None:
-    with open_store(tmp_path / "ghost.db") as store:
+    with open_store(tmp_path / "ghost.db", create=True) as store:
         store.ingest(shared_list(listname), name="words")
         for rules in (Rules(), Rules(min_length=4), Rules(misere=True)):
             store.solve("words", rules)
@@ -276,7 +276,7 @@ def test_kept_answers_of_a_random_sample_of_debian_lists_are_the_positions(
     if missing:
         pytest.skip(f"needs Debian's lists: apt-get install {' '.join(missing)}")
     chosen = random.sample(entries, 3)  # a new sample each run, named on failure
-    with open_store(tmp_path / "ghost.db") as store:
+    with open_store(tmp_path / "ghost.db", create=True) as store:
         for entry in chosen:  # every 40th word: the lists' own letters, a small store
             # As bytes: some of Debian's lists are not UTF-8 (ingest reads their encoding).
             lines = (DICT_DIR / entry.file).read_bytes().splitlines()
@@ -298,7 +298,7 @@ def test_the_server_reads_a_comparison_the_command_line_kept(tmp_path: Path) -> 
     from ghostdb.web.app import create_app
 
     path = tmp_path / "ghost.db"
-    with open_store(path) as store:
+    with open_store(path, create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
         store.solve("five")
         store.solve("five", Rules(min_length=4))
@@ -315,7 +315,7 @@ def test_the_server_reads_a_comparison_the_command_line_kept(tmp_path: Path) -> 
         # Report, plans and openings were kept at publish: answered at once.
         for route in ("/api/five/report", "/api/five/strategy", "/api/five/openings?words=true"):
             assert client.get(route).status_code == 200, route
-    with open_store(path) as store, store.engine.connect() as conn:
+    with open_store(path, create=True) as store, store.engine.connect() as conn:
         after = conn.execute(select(func.count()).select_from(kept_answers)).scalar_one()
         assert after == before[0] + 1
         assert conn.execute(select(func.count()).select_from(solutions)).scalar_one() == 2
@@ -333,13 +333,13 @@ def test_the_server_reads_the_solution_published_after_it_started(
 
     monkeypatch.setattr(conventions, "STATE_SECONDS", 0.0)  # a publication seen at once
     path = tmp_path / "ghost.db"
-    with open_store(path) as store:
+    with open_store(path, create=True) as store:
         store.ingest(write_list(tmp_path, "cat cow dog", "w"))
         store.solve("w")
     with open_store(path, readonly=True) as reader, TestClient(create_app(reader)) as client:
         routes = ("/api/w/report", "/api/w/openings?words=true", "/api/w/strategy?player=1")
         before = [client.get(r).json() for r in routes]
-        with open_store(path) as store:
+        with open_store(path, create=True) as store:
             store.ingest(write_list(tmp_path, "cat cattle cow dog door", "w"), replace=True)
             store.solve("w")
         after = [client.get(r) for r in routes]

@@ -85,7 +85,7 @@ def test_a_handle_finds_a_solution_published_since(db_path: Path, tmp_path: Path
     """A handle whose solution was replaced by another process's solve reads the new one
     (its old rows are gone: every read finds nothing, and the handle looks again)."""
     path = write_list(tmp_path, "cat cow dog door dot toad", "tiny")
-    with open_store(str(db_path)) as mine:
+    with open_store(str(db_path), create=True) as mine:
         mine.ingest(path)
         mine.solve("tiny")
         solution = mine.solution("tiny")

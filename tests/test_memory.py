@@ -155,7 +155,7 @@ def test_superduperghost_on_an_eighth_of_polish_under_an_address_space_limit(
     assert run("ingest", str(subset), db=db)[0] == 0
     from ghostdb import open_store
 
-    with open_store(str(db)) as store:
+    with open_store(str(db), create=True) as store:
         words = game_words(store.words("polish8"), 3)
     rules = Rules(variant=Variant.SUPERDUPER, min_length=3)
     need = estimate_positions(words, rules) * BYTES_PER_POSITION

@@ -47,7 +47,7 @@ def test_older_database_is_upgraded_when_opened(tmp_path: Path) -> None:
     engine = make_engine(str(path))
     upgrade(engine, "0001")
     engine.dispose()
-    with open_store(str(path)) as store:
+    with open_store(str(path), create=True) as store:
         assert store.schema_revision() == HEAD_REVISION
 
 
@@ -67,7 +67,10 @@ def test_a_database_of_the_previous_release_upgrades_and_answers_identically(
 
     old = tmp_path / "old.db"
     shutil.copy(Path(__file__).parent / "data" / "release-0002.db", old)
-    with open_store(str(old)) as upgraded, open_store(str(tmp_path / "fresh.db")) as fresh:
+    with (
+        open_store(str(old), create=True) as upgraded,
+        open_store(str(tmp_path / "fresh.db"), create=True) as fresh,
+    ):
         assert upgraded.schema_revision() == HEAD_REVISION
         fresh.ingest(OWN_WORDLISTS / "five.txt")
         fresh.ingest(write_list(tmp_path, "acc ccaa", "acc"))
@@ -167,7 +170,7 @@ def test_a_new_sqlite_database_gets_the_schema_the_migrations_make(tmp_path: Pat
     )
     migrated = tmp_path / "migrated.db"
     upgrade(make_engine(str(migrated)))
-    with open_store(str(tmp_path / "fresh.db")):
+    with open_store(str(tmp_path / "fresh.db"), create=True):
         pass
     assert _schema(tmp_path / "fresh.db") == _schema(migrated)
     assert ("revision", HEAD_REVISION) in _schema(migrated)
@@ -180,7 +183,7 @@ def test_a_new_sqlite_database_is_made_without_importing_alembic(tmp_path: Path)
     code = (
         "import sys\n"
         "from ghostdb import open_store\n"
-        f"with open_store({str(tmp_path / 'new.db')!r}) as store:\n"
+        f"with open_store({str(tmp_path / 'new.db')!r}, create=True) as store:\n"
         "    print(store.schema_revision(), 'alembic' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -283,5 +286,5 @@ def lookups_through_revision(store: Store, tmp: Path, old: str) -> int:
 def test_revisions_0007_to_0010_keep_every_answer_through_a_downgrade(
     tmp_path: Path, old: str
 ) -> None:
-    with open_store(str(tmp_path / "r.db")) as store:
+    with open_store(str(tmp_path / "r.db"), create=True) as store:
         assert lookups_through_revision(store, tmp_path, old) > 500

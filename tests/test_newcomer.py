@@ -1,9 +1,13 @@
 """The first ten minutes: on a fresh clone, with the system's bare Python, the README's
 main job runs as written and exits 0, and so does its Python example after it.  (Its
-test command is the one running this; its console examples are tests/test_readme.py's.)"""
+test command is the one running this; its console examples are tests/test_readme.py's.)
+
+And what a newcomer met next (issue #45): each edge found on a first walk through the
+README, the manual and the commands, with a test that it stays smooth."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -11,13 +15,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, run
 
-pytestmark = [pytest.mark.slow, pytest.mark.long]  # a fresh virtual environment installed
+from ghostdb import open_store
+from ghostdb.errors import DatabaseError
 
 PYTHON = shutil.which("python3")
 
 
+@pytest.mark.slow
+@pytest.mark.long  # a fresh virtual environment installed
 @pytest.mark.skipif(PYTHON is None, reason="no python3 on PATH to stand for a bare Python")
 @pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout to clone")
 def test_the_readmes_main_job_on_a_fresh_clone(tmp_path: Path) -> None:
@@ -45,3 +52,183 @@ def test_the_readmes_main_job_on_a_fresh_clone(tmp_path: Path) -> None:
         timeout=120,
     )
     assert proc.returncode == 0 and proc.stdout.split() == ["win", "u", "4"], proc.stderr
+
+
+# -- open_store refuses a database that does not exist, as the command line does ----------
+
+
+def test_open_store_refuses_a_missing_file_and_creates_only_when_asked(tmp_path: Path) -> None:
+    missing = tmp_path / "ghots.db"
+    with pytest.raises(DatabaseError, match=r"no database at .*ghots\.db.*create=True"):
+        open_store(missing)
+    with pytest.raises(DatabaseError, match="create=True"):
+        open_store(str(missing), readonly=True)
+    assert not missing.exists()  # a mistyped path leaves nothing behind
+    with open_store(missing, create=True) as store:
+        assert store.dictionaries() == []
+    with open_store(missing) as store:  # it exists now
+        assert store.dictionaries() == []
+
+
+# -- one move list: as `play` prints it, space-separated, commas accepted everywhere -----
+
+
+def test_a_move_list_as_play_prints_it_is_taken_by_play_analyse_and_the_api(
+    small_web_db: Path,
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from ghostdb.web import create_app
+
+    code, out, _ = run("play", "five", "--moves", "t r", "--json", db=small_web_db)
+    assert code == 0 and json.loads(out)["moves"] == ["t", "r"]
+    assert run("play", "five", "--moves", "t,r", "--json", db=small_web_db)[1] == out
+    code, out, _ = run("analyse", "five", "t r e", "--json", db=small_web_db)
+    assert code == 0
+    by_cli = json.loads(out)
+    with open_store(small_web_db) as store, TestClient(create_app(store)) as client:
+        for moves in ("t r e", "t,r,e", "t, r ,e"):
+            reply = client.get("/api/five/analyse", params={"moves": moves})
+            assert reply.status_code == 200, reply.text
+            assert reply.json() == by_cli
+
+
+# -- one policy for what a command writes: refuse what is there unless --force -------------
+
+
+def test_pack_and_the_exports_refuse_what_is_there_unless_forced(
+    five: Path, tmp_path: Path
+) -> None:
+    from ghostdb.pack.format import MAGIC
+
+    pack = tmp_path / "five.ghostpack"
+    pack.write_text("mine")
+    code, _, err = run("pack", "five", "-o", str(pack), db=five)
+    assert code == 1 and err.count("\n") == 1 and "--force" in err, err
+    assert pack.read_text() == "mine"
+    assert run("pack", "five", "-o", str(pack), "--force", db=five)[0] == 0
+    assert pack.read_bytes().startswith(MAGIC)
+
+    site = tmp_path / "site"
+    assert run("export", "site", "five", "-o", str(site), db=five)[0] == 0
+    (site / "left-from-before.txt").write_text("")
+    code, _, err = run("export", "site", "five", "-o", str(site), db=five)
+    assert code == 1 and err.count("\n") == 1 and "--force" in err, err
+    assert run("export", "site", "five", "-o", str(site), "--force", db=five)[0] == 0
+    assert (site / "site.json").is_file() and not (site / "left-from-before.txt").exists()
+    notes = tmp_path / "notes"  # a folder of someone's files: --force does not delete it
+    notes.mkdir()
+    (notes / "todo.txt").write_text("keep")
+    code, _, err = run("export", "site", "five", "-o", str(notes), "--force", db=five)
+    assert code == 1 and err.count("\n") == 1 and "new folder" in err, err
+    assert [p.name for p in notes.iterdir()] == ["todo.txt"]
+
+    pytest.importorskip("pyarrow", reason="export parquet needs pyarrow: pip install -e '.[dev]'")
+    out = tmp_path / "parquet"
+    assert run("export", "parquet", "five", "-o", str(out), db=five)[0] == 0
+    code, _, err = run("export", "parquet", "five", "-o", str(out), db=five)
+    assert code == 1 and err.count("\n") == 1 and "--force" in err, err
+    assert run("export", "parquet", "five", "-o", str(out), "--force", db=five)[0] == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "five.ghostpack",
+        "ghost.db",
+        "notes",
+        "parquet",
+        "site",
+    ]  # nothing half made or moved aside left behind
+
+
+# -- the tutorial's --why is a command that runs -------------------------------------------
+
+
+def test_the_tutorials_compare_why_is_a_command_that_runs(five: Path, tmp_path: Path) -> None:
+    """The tutorial offered `compare --why` after a --vs-min-length comparison, where
+    --why is refused; the command it names now runs (with two small lists for web2 and
+    the OTHER it leaves to the reader)."""
+    import shlex
+
+    from conftest import write_list
+
+    with open_store(five) as store:
+        store.ingest(write_list(tmp_path, "ghost green tan tree tries trot", "w"), name="web2")
+        store.ingest(write_list(tmp_path, "ghost green tan tree", "other"), name="other")
+        store.solve("web2")
+        store.solve("other")
+    tutorial = (ROOT / "docs" / "tutorial.md").read_text()
+    spans = re.findall(r"`([^`]*compare[^`]*--why[^`]*)`", re.sub(r"\s*\n\s*", " ", tutorial))
+    assert spans
+    for span in spans:
+        words = shlex.split(span)
+        assert words[:2] == ["ghostdb", "compare"], span
+        args = ["other" if w.isupper() else w for w in words[1:]]
+        code, out, err = run(*args, db=five)
+        assert code == 0 and "why:" in out, (span, err)
+
+
+# -- the puzzle answers ? with its candidates, and says so ---------------------------------
+
+
+def test_a_puzzle_lists_its_moves_on_a_question_mark(five: Path) -> None:
+    from typer.testing import CliRunner
+
+    from ghostdb.cli import app
+
+    _, out, _ = run("puzzle", "five", "--seed", "1", "--json", db=five)
+    found = json.loads(out)
+    with open_store(five) as store:
+        moves = [p.move for p in store.solution("five").lookup(found["position"]).plays]
+    assert found["answer"] in moves and len(moves) == 1 + found["other_moves"]
+    args = ["puzzle", "five", "--seed", "1", "--db", str(five)]
+    shown = CliRunner().invoke(app, args, input="?\n")
+    assert shown.exit_code == 0, shown.output
+    lines = shown.stdout.splitlines()
+    assert lines[1].endswith("(? lists the moves)")  # the prompt says so
+    assert f"the moves: {' '.join(moves)}" in lines  # without their values
+    assert lines[-1].startswith(f"the winning move: {found['answer']}")
+
+
+# -- a move's JSON names whose view each value is in ---------------------------------------
+
+
+def test_a_moves_json_names_whose_view_each_value_is_in(small_web_db: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from ghostdb.web import create_app
+
+    code, out, _ = run("lookup", "five", "g", "--json", db=small_web_db)
+    assert code == 0
+    by_cli = json.loads(out)["plays"]
+    with open_store(small_web_db) as store, TestClient(create_app(store)) as client:
+        by_api = client.get("/api/five/position", params={"position": "g"}).json()["plays"]
+    assert by_api == by_cli
+    for play in by_cli:  # g: player 1 wins with h or r
+        assert play["outcome_for_mover"] == "win" and play["outcome_for_next_player"] == "loss"
+        # the older names, kept for scripts written before
+        assert play["category"] == play["outcome_for_mover"]
+        assert play["outcome"] == play["outcome_for_next_player"]
+        assert play["wins"] is True
+    glossary = (ROOT / "docs" / "reference" / "glossary.md").read_text()
+    assert "`category` is `outcome_for_mover`" in glossary
+
+
+# -- --players is a count everywhere; play's and selfplay's seat list is --seats -----------
+
+
+def test_players_is_a_count_everywhere_and_seats_the_list(five: Path) -> None:
+    assert run("solve", "five", "--players", "3", db=five)[0] == 0
+    code, out, err = run("play", "five", "--players", "3", "--moves", "t", "--json", db=five)
+    assert code == 0, err
+    assert json.loads(out)["players"] == ["human", "rational", "rational"]
+    code, out, err = run(
+        "selfplay", "five", "--players", "3", "--games", "2", "--seed", "1", "--json", db=five
+    )
+    assert code == 0, err
+    args = ["five", "--moves", "t", "--json", "--seed", "1"]
+    code, by_seats, err = run("play", *args, "--seats", "optimal,human", db=five)
+    assert code == 0 and json.loads(by_seats)["players"] == ["optimal", "human"], err
+    code, by_old, _ = run("play", *args, "--players", "optimal,human", db=five)  # older spelling
+    assert (code, by_old) == (0, by_seats)
+    code, _, err = run("play", *args, "--players", "3", "--seats", "human,optimal", db=five)
+    assert code == 1 and err.count("\n") == 1 and "--seats names 2 seats" in err
+    guide = (ROOT / "docs" / "guide" / "play.md").read_text()
+    assert "older spelling of `--seats`" in guide

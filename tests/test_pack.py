@@ -37,7 +37,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     """Every registered game at its default rules; Ghost over five.txt under every variant,
     misère and three players too."""
     path = tmp_path_factory.mktemp("packs") / "ghost.db"
-    with open_store(path) as opened:
+    with open_store(path, create=True) as opened:
         opened.ingest(OWN_WORDLISTS / "five.txt")
         for game in GAMES:
             if not game.word_game:
@@ -101,7 +101,7 @@ def test_a_position_the_pack_lacks_is_said_as_lookup_says_it(store: Store, tmp_p
     ],  # minutes
 )
 def test_enable_packs_within_two_bytes_a_position(tmp_path: Path, variant: Variant) -> None:
-    with open_store(tmp_path / "ghost.db") as store:
+    with open_store(tmp_path / "ghost.db", create=True) as store:
         store.ingest(shared_list("enable1.txt"))
         store.solve("enable1", Rules(variant))
         positions, size = store.pack("enable1", Rules(variant), tmp_path / "e.ghostpack")
@@ -209,7 +209,7 @@ def test_probing_imports_no_database_or_command_line_library(packed: Path) -> No
 
 
 def test_write_list_packs_a_small_list(tmp_path: Path) -> None:
-    with open_store(tmp_path / "ghost.db") as opened:
+    with open_store(tmp_path / "ghost.db", create=True) as opened:
         opened.ingest(write_list(tmp_path, "cat cow dog", "w"))
         opened.solve("w")
         positions, _ = opened.pack("w", None, tmp_path / "w.ghostpack")

@@ -296,7 +296,7 @@ def test_a_plan_move_that_is_not_stored_is_named_not_retried(five: Path) -> None
 
 @pytest.fixture(scope="module")
 def shared_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    with open_store(str(tmp_path_factory.mktemp("brute") / "ghost.db")) as store:
+    with open_store(str(tmp_path_factory.mktemp("brute") / "ghost.db"), create=True) as store:
         yield store
 
 

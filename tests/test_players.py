@@ -45,7 +45,7 @@ def test_stored_safe_seats_match_brute_force(
         return
     rules = Rules(variant, min_length, misere, players)
     tmp = tmp_path_factory.mktemp("players")
-    with open_store(str(tmp / "g.db")) as store:
+    with open_store(str(tmp / "g.db"), create=True) as store:
         store.ingest(write_list(tmp, " ".join(words), "small"))
         store.solve("small", rules)
         safe = brute_safe(words, rules)

@@ -50,7 +50,7 @@ def test_a_sixteenth_of_polish_counted_independently_and_verified(
     subset = tmp_path / "polish16.txt"
     with polish.open(encoding="utf-8") as src, subset.open("w", encoding="utf-8") as out:
         out.writelines(line for i, line in enumerate(src) if i % 16 == 0)
-    with open_store(str(tmp_path / "ghost.db")) as store:
+    with open_store(str(tmp_path / "ghost.db"), create=True) as store:
         name = store.ingest(subset).dictionary.name
         solved = store.solve(name, Rules(min_length=3))
         words = [w for w in store.words(name) if len(w) >= 3]

@@ -32,7 +32,7 @@ pytestmark = [
 @pytest.fixture(scope="module")
 def pg(enable1: Path) -> Iterator[Store]:
     reset_postgres(PG_URL)
-    with open_store(PG_URL) as store:
+    with open_store(PG_URL, create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
         store.ingest(enable1)
         for min_length in (3, 4):
@@ -297,7 +297,10 @@ def test_kept_answers_on_the_server_are_the_positions_and_sqlites(tmp_path: Path
 
     rule_sets = (Rules(), Rules(min_length=4), Rules(Variant.SUPERDUPER))
     reset_postgres(PG_URL)
-    with open_store(PG_URL) as pg, open_store(tmp_path / "ghost.db") as lite:
+    with (
+        open_store(PG_URL, create=True) as pg,
+        open_store(tmp_path / "ghost.db", create=True) as lite,
+    ):
         for store in (pg, lite):
             store.ingest(OWN_WORDLISTS / "five.txt")
             for rules in rule_sets:
@@ -328,7 +331,7 @@ def test_the_server_going_away_mid_solve_is_one_line(enable1: Path) -> None:
     import time
 
     reset_postgres(PG_URL)
-    pg = open_store(PG_URL)
+    pg = open_store(PG_URL, create=True)
     pg.ingest(enable1)
     pg.solve("enable1")
     before = pg.solution("enable1").lookup("qu")

@@ -74,7 +74,7 @@ def test_without_words_to_weigh_the_difficulty_is_the_lines(
     either way a puzzle's difficulty is its line's alone."""
     rules = Rules(variant=variant, min_length=3)
     words = "cart care cast cat tact tax taxi tear tent test text trace react"
-    with open_store(str(tmp_path / "g.db")) as store:
+    with open_store(str(tmp_path / "g.db"), create=True) as store:
         store.ingest(write_list(tmp_path, words, "small"), language=language)
         store.solve("small", rules)
         body = kept_puzzles(store.solution("small", rules))
@@ -123,7 +123,7 @@ def test_the_kept_puzzles_are_the_brute_force_ones(
         if len(winning) == 1 and len(children) >= 2:
             expected.add(f)
     path = tmp_path_factory.mktemp("puzzles") / "ghost.db"
-    with open_store(str(path)) as store:
+    with open_store(str(path), create=True) as store:
         store.ingest(write_list(path.parent, " ".join(words), "small"))
         store.solve("small", rules)
         body = kept_puzzles(store.solution("small", rules))

@@ -36,7 +36,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     each.  Solved from rule sets: `test_a_rule_label_is_taken_wherever_rules_are` gives
     labels."""
     path = tmp_path_factory.mktemp("api") / "ghost.db"
-    with open_store(path) as opened:
+    with open_store(path, create=True) as opened:
         opened.ingest(OWN_WORDLISTS / "five.txt")
         for label in RULE_SETS:
             opened.solve("five", parse_rules(label))

@@ -302,7 +302,7 @@ def every_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     """Every registered game solved at its default rules (Ghost over a small list)."""
     folder = tmp_path_factory.mktemp("room-bots")
     words = write_list(folder, "cat cow dog door dot toad", "tiny")
-    with open_store(str(folder / "ghost.db")) as store:
+    with open_store(str(folder / "ghost.db"), create=True) as store:
         store.ingest(words)
         for game in GAMES:
             store.solve(name_of(game))

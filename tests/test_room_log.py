@@ -41,7 +41,7 @@ def pg_ready() -> bool:
     if not PG_URL:
         pytest.skip("GHOSTDB_TEST_POSTGRES_URL is not set")
     reset_postgres(PG_URL)
-    with open_store(PG_URL):
+    with open_store(PG_URL, create=True):
         pass
     return True
 
@@ -51,7 +51,7 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A database at the head revision with no room in it, on each backend."""
     if request.param == "sqlite":
         path = tmp_path / "ghost.db"
-        with open_store(path):
+        with open_store(path, create=True):
             pass
         return str(path)
     request.getfixturevalue("pg_ready")
@@ -67,7 +67,7 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture
 def log(url: str) -> Iterator[RoomLog]:
-    with open_store(url) as store:
+    with open_store(url, create=True) as store:
         yield store.rooms
 
 
@@ -430,13 +430,13 @@ def test_a_read_only_store_writes_rooms_through_an_engine_of_its_own(
     assert disposed == [True]
     with open_store(url, create=False, readonly=True) as store:
         assert store.rooms.seat_of("r1", BOB) == 1
-    with open_store(url) as store:  # a writable store's log shares its engine
+    with open_store(url, create=True) as store:  # a writable store's log shares its engine
         assert store.rooms.engine is store.engine
 
 
 def test_the_token_is_never_stored_in_clear(tmp_path: Path) -> None:
     path = tmp_path / "ghost.db"
-    with open_store(path) as store:
+    with open_store(path, create=True) as store:
         new_room(store.rooms)
         store.rooms.append(
             "r1", [{"v": 2, "type": "joined"}], seat_updates=[(1, "Bob", token_hash(BOB))]
@@ -479,7 +479,7 @@ def test_a_database_older_than_rooms_says_to_upgrade(tmp_path: Path) -> None:
         engine.dispose()
     with pytest.raises(DatabaseError, match="ghostdb db upgrade"):
         open_store(path, create=False, readonly=True)  # what `ghostdb serve` does
-    with open_store(path) as store:  # a writable open upgrades it
+    with open_store(path, create=True) as store:  # a writable open upgrades it
         new_room(store.rooms)
         assert store.rooms.count() == 1
 
@@ -488,7 +488,7 @@ def test_a_lookup_does_not_import_the_rooms(tmp_path: Path) -> None:
     code = (
         "import sys\n"
         "from ghostdb import open_store\n"
-        f"with open_store({str(tmp_path / 'l.db')!r}) as store:\n"
+        f"with open_store({str(tmp_path / 'l.db')!r}, create=True) as store:\n"
         "    store.games()\n"
         "print('ghostdb.store.rooms.log' in sys.modules)\n"
     )
@@ -500,7 +500,7 @@ def test_waiting_for_the_lock_is_not_stale(tmp_path: Path) -> None:
     """On SQLite a writer queues for the write lock held by another process's writer
     (here a long transaction), then writes: a busy database is not a lost race."""
     path = tmp_path / "ghost.db"
-    with open_store(path) as store:
+    with open_store(path, create=True) as store:
         new_room(store.rooms)
         holder = sqlite3.connect(path, isolation_level=None)
         try:

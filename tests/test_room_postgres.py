@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(
 def servers() -> Iterator[tuple[Server, Server]]:
     assert URL is not None
     reset_postgres(URL)
-    with open_store(URL) as store:
+    with open_store(URL, create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
         store.solve("five")
     pair = (Server(URL), Server(URL))  # type: ignore[arg-type]

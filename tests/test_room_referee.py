@@ -140,7 +140,7 @@ def test_the_referee_agrees_with_brute_force(tmp_path: Path, case) -> None:
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
     source = folder / "small.txt"
     source.write_text("\n".join(words) + "\n", encoding="utf-8")
-    with open_store(str(folder / "ghost.db")) as store:
+    with open_store(str(folder / "ghost.db"), create=True) as store:
         store.ingest(source)
         store.solve("small", rules)
         judge = judge_for(store, "small", rules.key)

@@ -20,7 +20,7 @@ def judges(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Store
     from conftest import OWN_WORDLISTS
 
     path = tmp_path_factory.mktemp("rules") / "ghost.db"
-    with open_store(str(path)) as store:
+    with open_store(str(path), create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
         store.solve("five")
         store.solve("tictactoe")

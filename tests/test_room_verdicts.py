@@ -280,7 +280,7 @@ def small_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     """A small list solved for Ghost/3 with two and three players, Ghost/4 with two."""
     folder = tmp_path_factory.mktemp("verdicts-small")
     words = write_list(folder, "cat cow dog door dot toad taco coat good odd act", "small")
-    with open_store(str(folder / "ghost.db")) as store:
+    with open_store(str(folder / "ghost.db"), create=True) as store:
         store.ingest(words)
         for rules in (GHOST3, Rules(min_length=3, players=3), Rules(min_length=4)):
             store.solve("small", rules)

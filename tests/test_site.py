@@ -78,7 +78,7 @@ def every_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     """five.txt under every Ghost variant; every registered game under its standard rule
     sets (Connect Four: 4 × 4 only, the others take minutes)."""
     path = tmp_path_factory.mktemp("site-store") / "ghost.db"
-    with open_store(str(path)) as store:
+    with open_store(str(path), create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
         for rules in FIVE_RULES:
             store.solve("five", rules)

@@ -198,7 +198,7 @@ KILL_SCRIPT = textwrap.dedent(
             os.kill(os.getpid(), signal.SIGKILL)
 
     queries.bulk_insert = dying_insert
-    with open_store(sys.argv[1]) as store:
+    with open_store(sys.argv[1], create=True) as store:
         store.solve("enable1", Rules(min_length=3), force=True)
     """
 )
@@ -207,7 +207,7 @@ KILL_SCRIPT = textwrap.dedent(
 @pytest.mark.slow
 def test_killed_solve_leaves_nothing_partial(tmp_path: Path, enable1: Path) -> None:
     db = tmp_path / "ghost.db"
-    with open_store(str(db)) as store:
+    with open_store(str(db), create=True) as store:
         store.ingest(enable1)
         store.solve("enable1", Rules(min_length=3))
         before = store.solution("enable1").lookup("gho")
@@ -215,7 +215,7 @@ def test_killed_solve_leaves_nothing_partial(tmp_path: Path, enable1: Path) -> N
         [sys.executable, "-c", KILL_SCRIPT, str(db)], capture_output=True, timeout=300
     )
     assert proc.returncode == -signal.SIGKILL, proc.stderr.decode()
-    with open_store(str(db)) as store:
+    with open_store(str(db), create=True) as store:
         # The old solution is still the one published, complete, and nothing else shows.
         assert store.solution("enable1").lookup("gho") == before
         with store.engine.connect() as conn:
@@ -265,7 +265,7 @@ def test_read_commands_do_not_create_a_database(tmp_path: Path) -> None:
 
 def test_a_path_opens_a_store(tmp_path: Path) -> None:
     """A `pathlib.Path` is a file path as a string is (Python callers pass either)."""
-    with open_store(tmp_path / "p.db") as made:
+    with open_store(tmp_path / "p.db", create=True) as made:
         assert made.dictionaries() == []
     with open_store(tmp_path / "p.db", create=False, readonly=True) as again:
         assert again.dictionaries() == []
@@ -288,7 +288,7 @@ def test_a_replaced_and_solved_again_dictionary_answers_anew(store: Store, tmp_p
     store.solve("small", rules)
     fresh_folder = tmp_path / "fresh"
     fresh_folder.mkdir()
-    with open_store(str(fresh_folder / "fresh.db")) as fresh:
+    with open_store(str(fresh_folder / "fresh.db"), create=True) as fresh:
         fresh.ingest(write_list(fresh_folder, words))
         fresh.solve("small", rules)
         assert (

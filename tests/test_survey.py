@@ -51,7 +51,7 @@ def surveyed(tmp_path: Path) -> Path:
     """Four small dictionaries (English, French with accents kept and folded, one without
     a language) solved as SOLVED says, and English for three players besides."""
     db = tmp_path / "ghost.db"
-    with open_store(str(db)) as store:
+    with open_store(str(db), create=True) as store:
         french = write_list(tmp_path, FRENCH, "french")
         store.ingest(french, language="fr")
         store.ingest(french, name="french-folded", language="fr", fold_accents=True)
@@ -167,7 +167,7 @@ def _only_three_players(store: Store, tmp_path: Path) -> None:
 )
 def test_nothing_to_survey_is_one_line(tmp_path: Path, setup: object, message: str) -> None:
     db = tmp_path / "ghost.db"
-    with open_store(str(db)) as store:
+    with open_store(str(db), create=True) as store:
         setup(store, tmp_path)  # type: ignore[operator]
         with pytest.raises(NotSolved, match=r"^no dictionar"):
             store.survey()
@@ -252,7 +252,7 @@ def test_survey_script(tmp_path: Path) -> None:
         ["fr", "french-folded", "accents folded"],
         ["fr", "french-folded", "accents folded"],
     ]
-    with open_store(str(db)) as store:
+    with open_store(str(db), create=True) as store:
         assert {d.name for d in store.dictionaries()} == {
             "french", "french-folded", "german", "german-folded", "spanish",
         }  # fmt: skip

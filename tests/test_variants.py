@@ -183,7 +183,7 @@ def test_solve_all_in_worker_processes_stores_the_same(tmp_path: Path) -> None:
         assert code == 0 and out.count("solved mix") == 6, err
     # The workers take turns with the write lock: each one's rows are whole and its own.
     for rules in standard_rule_sets():
-        with open_store(str(one)) as a, open_store(str(two)) as b:
+        with open_store(str(one), create=True) as a, open_store(str(two), create=True) as b:
             assert _all_rows(a, "mix", rules, positions) == _all_rows(b, "mix", rules, positions)
             assert all(v.ok for v in b.verify("mix", every=True))
 

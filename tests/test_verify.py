@@ -39,7 +39,7 @@ def solved(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = folder / "ca.txt"
     path.write_text("\n".join(words) + "\n")
     db = folder / "ghost.db"
-    with open_store(str(db)) as store:
+    with open_store(str(db), create=True) as store:
         store.ingest(path)
         store.ingest(OWN_WORDLISTS / "five.txt")
         for rules in RULE_SETS:

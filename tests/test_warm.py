@@ -15,7 +15,7 @@ def test_a_sqlite_store_that_fits_is_read_ahead_and_one_too_big_is_not(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "ghost.db"
-    with open_store(path) as store:
+    with open_store(path, create=True) as store:
         store.ingest(write_list(tmp_path, "cat cow dog", "tiny"))
         assert store.warm() == path.stat().st_size > 0
         readers = [t for t in threading.enumerate() if t.name == "ghostdb-warm"]
@@ -29,5 +29,5 @@ def test_a_sqlite_store_that_fits_is_read_ahead_and_one_too_big_is_not(
 
 
 def test_an_in_memory_store_has_no_file_to_read(tmp_path: Path) -> None:
-    with open_store("sqlite://") as store:
+    with open_store("sqlite://", create=True) as store:
         assert store.warm() == 0

@@ -425,7 +425,7 @@ def test_every_rule_option_reaches_the_api(client: TestClient) -> None:
 def every_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     """Ghost over five.txt and every stand-alone game, each at its default rules."""
     path = tmp_path_factory.mktemp("every-game") / "ghost.db"
-    with open_store(str(path)) as store:
+    with open_store(str(path), create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
         for game in registry.GAMES:
             store.solve("five" if game.word_game else game.name)
@@ -759,7 +759,7 @@ def test_the_api_on_postgresql(web_store: Store, enable1: Path) -> None:
     """The same answers from a server database, many threads at once."""
 
     reset_postgres(PG_URL)
-    with open_store(PG_URL) as pg:
+    with open_store(PG_URL, create=True) as pg:
         pg.ingest(enable1)
         pg.solve("enable1", Rules(min_length=4))
         pg.solve("tictactoe")
@@ -806,7 +806,7 @@ def superduper_db(web_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Pat
     path = tmp_path_factory.mktemp("superduper") / "ghost.db"
     with sqlite3.connect(web_db) as src, sqlite3.connect(path) as dst:
         src.backup(dst)
-    with open_store(str(path)) as store:
+    with open_store(str(path), create=True) as store:
         store.solve("enable1", Rules(Variant.SUPERDUPER, 3))
     return path
 
@@ -878,7 +878,7 @@ def test_every_game_compares_two_of_its_rule_sets_on_the_cli_and_the_api(
     db = tmp_path / "ghost.db"
     cli: list[str] = []
     query = ""
-    with open_store(str(db)) as store:
+    with open_store(str(db), create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
         left, right = store.rules_for(name), store.rules_for(name, **other)
         store.solve(name, left)

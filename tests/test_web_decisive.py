@@ -35,7 +35,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """five and other, solved for Ghost (3+ and 4+), SuperGhost and three players, with
     tic-tac-toe; the answers of `KEPT` worked out by the command line."""
     path = tmp_path_factory.mktemp("web-decisive") / "ghost.db"
-    with open_store(str(path)) as store:
+    with open_store(str(path), create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")
         store.ingest(write_list(path.parent, OTHER, "other"))
         for rules in (Rules(), Rules(min_length=4), Rules(Variant.SUPER), Rules(players=3)):

@@ -1,15 +1,20 @@
-"""`ghostdb export parquet`: published solutions as Parquet files."""
+"""`ghostdb export parquet` and `export site`: published solutions as Parquet files, and
+the game site as static files.  Like `pack`, they refuse to write over what is there
+unless given --force."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ghostdb.cli.group import emit, fail, store_for, sub_app
 from ghostdb.cli.options import DbOption, Name, RuleOptions, rules_of, with_rule_options
 from ghostdb.games.registry import parse_rules
+
+if TYPE_CHECKING:
+    from ghostdb.games.base import RuleSet
 
 export_app = sub_app("export", "Write published solutions out in other forms.")
 
@@ -25,6 +30,9 @@ def parquet(
         Path,
         typer.Option("--output", "-o", metavar="DIR", help="The folder to write to (made)."),
     ],
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace Parquet files written there before.")
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """Write a solution's positions as Parquet, DIR/NAME/RULES.parquet (one row a
@@ -51,6 +59,8 @@ def parquet(
             )
             if not chosen:
                 fail(f"{name} has no published solution: run `ghostdb solve {name}` first")
+            if not force:
+                _refuse_written(output, name, chosen)
             output.mkdir(exist_ok=True)
             for rules in chosen:
                 path, rows = store.export_parquet(name, rules, output)
@@ -58,6 +68,17 @@ def parquet(
     finally:
         if made and output.is_dir() and not any(output.iterdir()):
             output.rmdir()  # a failed export leaves nothing behind
+
+
+def _refuse_written(output: Path, name: str, chosen: list[RuleSet]) -> None:
+    """One line if a Parquet file the export would write is there already (a command
+    replaces what it finds only when given --force, as `pack` and `export site` do)."""
+    from ghostdb.store.exports.parquet import file_name
+
+    for rules in chosen:
+        target = output / name / file_name(rules.key)
+        if target.exists():
+            fail(f"{str(target)!r} exists: give --force to replace it, or -o another folder")
 
 
 @export_app.command("site")
@@ -85,22 +106,34 @@ def site(
         Path,
         typer.Option("--output", "-o", metavar="DIR", help="The folder to make (new or empty)."),
     ],
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace DIR if it holds a site exported before.")
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """Write the game site as static files that play from packs with no server: serve
     DIR from any static host, or run `python3 -m http.server` in it."""
     import errno
 
-    from ghostdb.web.site import chosen_solutions, export_site
+    from ghostdb.web.site import chosen_solutions, export_site, is_site
 
     if output.exists() and (not output.is_dir() or any(output.iterdir())):
-        fail(f"{str(output)!r} exists and is not an empty folder: give -o a new folder")
+        if not force:
+            fail(
+                f"{str(output)!r} exists and is not an empty folder: give --force to replace "
+                "a site exported there before, or -o a new folder"
+            )
+        if not output.is_dir() or not is_site(output):
+            fail(
+                f"{str(output)!r} is not a site `ghostdb export site` wrote (no site.json): "
+                "--force replaces only those; give -o a new folder"
+            )
     if not output.parent.is_dir():
         fail(f"no folder {str(output.parent)!r}: create it first")
     with store_for(db) as store:
         chosen = chosen_solutions(store, names or [], keys or [])
         try:
-            exported = export_site(store, output, chosen)
+            exported = export_site(store, output, chosen, replace=force)
         except OSError as exc:
             reason = "no space left" if exc.errno == errno.ENOSPC else exc.strerror or exc
             fail(f"cannot write {output}: {reason}: give -o a folder you can write to")

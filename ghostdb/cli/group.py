@@ -101,9 +101,10 @@ class LazyCommands(MutableMapping[str, Any]):
         return len(self._names)
 
 
-GLOBAL_OPTIONS = ("--db",)
-"""Options the commands that open a database take: given before the command, as in
-``ghostdb --db team.db lookup enable1 gh``, they are read as if given after it."""
+GLOBAL_OPTIONS = {"--db": True, "--json": False}
+"""Options many commands take, each with whether it takes a value: given before the
+command, as in ``ghostdb --db team.db --json lookup enable1 gh``, they are read as if
+given after it (the README says they go either side)."""
 
 
 def quiet_libraries() -> None:
@@ -121,7 +122,7 @@ def hoisted(args: list[str]) -> list[str]:
     a ``--``, if there is one), where the command reads them."""
     moved: list[str] = []
     while args and args[0].partition("=")[0] in GLOBAL_OPTIONS:
-        takes_value = "=" not in args[0]
+        takes_value = GLOBAL_OPTIONS[args[0].partition("=")[0]] and "=" not in args[0]
         moved += args[: 1 + takes_value]
         del args[: 1 + takes_value]
     if not moved or not args:
@@ -156,9 +157,11 @@ class GhostdbGroup(TyperGroup):
         args = hoisted(list(sys.argv[1:] if args is None else args))
         quiet_libraries()
         if args and args[0].partition("=")[0] in GLOBAL_OPTIONS:  # no command after them
+            given = args[0].partition("=")[0]
             typer.echo(
-                f"error: {args[0].partition('=')[0]} is given, but no command: put one after "
-                "it, e.g. `ghostdb --db FILE lookup NAME` (`ghostdb --help` lists them)",
+                f"error: {given} is given, but no command: put one after it, e.g. "
+                f"`ghostdb {given}{' FILE' if GLOBAL_OPTIONS[given] else ''} lookup NAME` "
+                "(`ghostdb --help` lists them)",
                 err=True,
             )
             sys.exit(1)

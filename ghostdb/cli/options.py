@@ -67,10 +67,10 @@ class RuleCommand:
     sees in its place one option per rule option of every game, with the game's flag,
     short form, range, choices and help, and the function receives the options given as
     one dict, ready for `rules_of`.  A parameter of the function's own with a rule
-    option's name (``play --players``, a list of seats) takes that option's place: the
-    function supplies its value itself.  A second parameter ``vs_options: RuleOptions``
-    (`compare`) gets every rule option again for a second rule set, as ``--vs-FLAG``
-    (a bool one as ``--vs-FLAG/--vs-OPPOSITE``).
+    option's name (``play --players``, which also takes a list of seats) takes that
+    option's place: the function supplies its value itself.  A second parameter
+    ``vs_options: RuleOptions`` (`compare`) gets every rule option again for a second
+    rule set, as ``--vs-FLAG`` (a bool one as ``--vs-FLAG/--vs-OPPOSITE``).
 
     The signature is made when Typer first reads it, which `LazyTyper` defers until the
     command is looked up: a start-up pays nothing for the commands it does not run.

@@ -24,6 +24,7 @@ def pack(
         Path,
         typer.Option("--output", "-o", metavar="FILE", help="The pack file to write."),
     ],
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
     db: DbOption = None,
 ) -> None:
     """Write a solution to one checksummed pack file (about a byte a position, keys
@@ -31,6 +32,8 @@ def pack(
     chosen = rules_of(name, rule_options)
     if output.is_dir():
         fail(f"{str(output)!r} is a folder: give the pack's file name, e.g. {name}.ghostpack")
+    if output.exists() and not force:
+        fail(f"{str(output)!r} exists: give --force to replace it, or -o another file")
     if not output.parent.is_dir():
         fail(f"no folder {str(output.parent)!r} for the pack: create it first")
     with store_for(db) as store:

@@ -1,7 +1,9 @@
 """`ghostdb play` and `selfplay`: games against the stored solution.
 
-Their ``--players`` lists the seats; more than two of them choose the rule option
+Their ``--seats`` lists the seats; more than two of them choose the rule option
 ``players`` (Ghost for that many), which these commands therefore set themselves.
+``--players`` is that count, as in every other command; given a list, it is the older
+spelling of ``--seats``, kept for the commands written before.
 """
 
 from __future__ import annotations
@@ -17,6 +19,18 @@ from ghostdb.play.seats import computer_seats
 if TYPE_CHECKING:
     from ghostdb.games.base import RuleSet
 
+Players = Annotated[
+    str | None,
+    typer.Option(
+        metavar="N",
+        help="Ghost: seats, moving in turn, as in solve [default: 2, or as many as --seats "
+        "names]. A list is the older spelling of --seats.",
+        show_default=False,
+    ),
+]
+"""`play`'s and `selfplay`'s --players: the count every command takes (the rule option),
+and, given a list, the older spelling of --seats."""
+
 
 @app.command()
 @with_rule_options
@@ -24,16 +38,24 @@ def play(
     name: Name,
     *,
     rule_options: RuleOptions,
-    players: Annotated[
-        str,
+    seats: Annotated[
+        str | None,
         typer.Option(
-            help=f"One per seat, in turn order: human, computer (= optimal), {computer_seats()}."
+            metavar="LIST",
+            help="One per seat, in turn order: human, computer (= optimal), "
+            f"{computer_seats()} [default: human,computer; with --players N, human and "
+            "N-1 rational].",
+            show_default=False,
         ),
-    ] = "human,computer",
+    ] = None,
+    players: Players = None,
     seed: Annotated[int | None, typer.Option(help="Make every computer choice repeatable.")] = None,
     moves: Annotated[
         str | None,
-        typer.Option(help="Replay these moves (comma-separated) and show the reply; no prompts."),
+        typer.Option(
+            help="Replay these moves, as `play` prints them ('t r e'; commas also "
+            "separate), and show the reply; no prompts."
+        ),
     ] = None,
     json: Json = False,
     db: DbOption = None,
@@ -44,10 +66,10 @@ def play(
     from ghostdb.text.common import to_json
     from ghostdb.text.matches import replay
 
-    seats, chosen = _seats_and_rules(name, players, rule_options)
-    keep_common_words(db, name, chosen, seats)
+    seated, chosen = _seats_and_rules(name, _seat_list(seats, players, PLAY), rule_options)
+    keep_common_words(db, name, chosen, seated)
     with store_for(db) as store:
-        game = store.solution(name, chosen).new_game(seats, seed)
+        game = store.solution(name, chosen).new_game(seated, seed)
         if moves is None:
             if json:
                 fail("--json is for scripts: give the moves with --moves")
@@ -55,7 +77,9 @@ def play(
 
             console.run(game)
             return
-        for text in filter(None, (m.strip() for m in moves.split(","))):
+        from ghostdb.play.engine import split_moves
+
+        for text in split_moves(moves):
             if game.result is not None:
                 fail(f"the game ended at {game.result.fragment!r} before the move {text!r}")
             game.play(text)
@@ -119,7 +143,7 @@ def _solve_puzzle(solution: Any, found: dict[str, Any]) -> None:
     emit(
         f"{solution.name}, {solution.rules.describe()}: {found['difficulty']} puzzle "
         f"(one of {found['kept']:,})\n{found['label']}  —  {who} to move: exactly one move "
-        f"wins; {_others(found['other_moves'])}"
+        f"wins; {_others(found['other_moves'])} (? lists the moves)"
     )
     pos = solution.lookup(found["position"])
     ends = f" (the game ends on {found['word']!r})" if found["word"] else ""
@@ -131,10 +155,13 @@ def _solve_puzzle(solution: Any, found: dict[str, Any]) -> None:
             return
         if not sys.stdin.isatty():
             typer.echo(line.strip())  # a pipe: the transcript shows what was read
+        if line.strip() == "?":  # the candidates, without their values: those are the puzzle
+            emit(f"the moves: {' '.join(p.move for p in pos.plays)}")
+            continue
         try:
             _, child = game.parse_move(pos.fragment, line)
         except BadMove as exc:
-            emit(str(exc))
+            emit(f"{exc}; ? lists the moves")
             continue
         play = next((p for p in pos.plays if p.fragment == child), None)
         if play is not None and play.move == found["answer"]:
@@ -177,7 +204,9 @@ def analyse(
     from ghostdb.text.common import to_json
 
     chosen = rules_of(name, rule_options)
-    typed = [m for text in moves for m in text.replace(",", " ").split()]
+    from ghostdb.play.engine import split_moves
+
+    typed = [m for text in moves for m in split_moves(text)]
     with store_for(db) as store:
         found = store.solution(name, chosen).analyse(typed, start)
     emit(to_json(found.as_dict()) if json else analysis(found))
@@ -189,9 +218,16 @@ def selfplay(
     name: Name,
     *,
     rule_options: RuleOptions,
-    players: Annotated[
-        str, typer.Option(help=f"Computer players, one per seat: {computer_seats()}.")
-    ] = "optimal,optimal",
+    seats: Annotated[
+        str | None,
+        typer.Option(
+            metavar="LIST",
+            help=f"Computer players, one per seat: {computer_seats()} [default: "
+            "optimal,optimal; with --players N, N rational].",
+            show_default=False,
+        ),
+    ] = None,
+    players: Players = None,
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
     seed: Annotated[int | None, typer.Option(help="Make the games repeatable.")] = None,
     json: Json = False,
@@ -201,17 +237,43 @@ def selfplay(
     from ghostdb.text import matches
     from ghostdb.text.common import to_json
 
-    seats, chosen = _seats_and_rules(name, players, rule_options)
-    keep_common_words(db, name, chosen, seats)
+    seated, chosen = _seats_and_rules(name, _seat_list(seats, players, SELFPLAY), rule_options)
+    keep_common_words(db, name, chosen, seated)
     with store_for(db) as store:
-        report = store.solution(name, chosen).selfplay(seats, games, seed)
+        report = store.solution(name, chosen).selfplay(seated, games, seed)
     emit(to_json(report.as_dict()) if json else matches.selfplay(report))
+
+
+def _seat_list(seats: str | None, players: str | None, defaults: tuple[str, str, str]) -> str:
+    """The seats to play: ``--seats``; or ``--players`` in its older spelling, a list; or,
+    with ``--players N``, N seats of the command's kinds (``defaults``: its two seats, then
+    the first seat and the filler of a game of more players, for whom `optimal` cannot
+    play); one line when the two disagree."""
+    if players is not None and not players.strip().isdigit():  # the older spelling: a list
+        if seats is not None:
+            fail(f"--players {players} is the older spelling of --seats: give --seats only")
+        return players
+    if players is None:
+        return seats or defaults[0]
+    count = int(players)
+    if seats is None:
+        return defaults[0] if count == 2 else ",".join([defaults[1]] + [defaults[2]] * (count - 1))
+    if len(seats.split(",")) != count:
+        fail(
+            f"--players {count} but --seats names {len(seats.split(','))} seats: "
+            "give one of them, or both agreeing"
+        )
+    return seats
+
+
+PLAY = ("human,computer", "human", "rational")
+SELFPLAY = ("optimal,optimal", "rational", "rational")
 
 
 def _seats_and_rules(
     name: str, players: str, options: RuleOptions
 ) -> tuple[tuple[str, ...], RuleSet]:
-    """The seats ``--players`` lists, checked before any solution is opened (a seat list
+    """The seats ``players`` lists, checked before any solution is opened (a seat list
     that cannot play says so, not that its rules are unsolved), and the rule set."""
     from ghostdb.play.engine import parse_players
 

@@ -51,6 +51,12 @@ TWO_PLAYER_ONLY = ("optimal", "fastest", "trap")
 ALIASES = {"computer": "optimal"}
 
 
+def split_moves(text: str) -> list[str]:
+    """A game's moves as `ghostdb play` prints them, ``t r e n``, in a list; commas also
+    separate (``t,r,e,n``, the API's older form), so every surface takes either."""
+    return text.replace(",", " ").split()
+
+
 def parse_players(text: str | Sequence[str]) -> tuple[str, ...]:
     """Seats from ``human,computer`` (``computer`` means ``optimal``); raise BadMove."""
     names = text.split(",") if isinstance(text, str) else list(text)
@@ -63,7 +69,7 @@ def parse_players(text: str | Sequence[str]) -> tuple[str, ...]:
                 f"{', '.join(STRATEGIES)} or common:N (comma-separated, one per seat)"
             )
     if len(seats) < 2:
-        raise BadMove("a game needs at least two players, e.g. --players human,computer")
+        raise BadMove("a game needs at least two players, e.g. --seats human,computer")
     if len(seats) > 2:
         two_only = [s for s in seats if s in TWO_PLAYER_ONLY or vocabulary_size(s)]
         if two_only:

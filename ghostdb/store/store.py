@@ -1,7 +1,7 @@
 """The library façade: the one API that the CLI, scripts, tests and servers call.
 
     >>> from ghostdb import open_store
-    >>> with open_store("ghost.db") as store:                      # doctest: +SKIP
+    >>> with open_store("ghost.db", create=True) as store:         # doctest: +SKIP
     ...     store.ingest("enable1.txt")
     ...     store.solve("enable1")
     ...     store.solution("enable1").lookup("gho").outcome
@@ -49,19 +49,42 @@ if TYPE_CHECKING:
 
 
 def open_store(
-    url: str | os.PathLike[str] | None = None, *, create: bool = True, readonly: bool = False
+    url: str | os.PathLike[str] | None = None, *, create: bool = False, readonly: bool = False
 ) -> Store:
-    """Open (and if needed create or upgrade) the database at ``url``.
+    """Open the database at ``url``, upgrading its schema if it is older.
 
     ``url`` is a SQLAlchemy URL or a file path (a string or a `pathlib.Path`); by default
-    ``$GHOSTDB_URL`` or ``./ghost.db``.  With ``create=False`` a missing file, or one with
-    no schema, raises DatabaseError; ``readonly`` opens an existing database at the
-    current schema and never writes.
+    ``$GHOSTDB_URL`` or ``./ghost.db``.  A database that does not exist yet (a missing
+    file, or one with no schema) raises DatabaseError naming it, as the command line
+    refuses it: a mistyped path must not leave an empty database behind.
+    ``create=True`` creates it (file and schema), as ``ghostdb ingest`` does.
+    ``readonly`` opens an existing database at the current schema and never writes.
     """
+    from ghostdb.errors import DatabaseError
     from ghostdb.store.sql.db import open_engine
 
     path = None if url is None else os.fspath(url)
+    missing = None if create else _missing_file(path)
+    if missing is not None:
+        raise DatabaseError(
+            f"no database at {missing!r}: open_store({missing!r}, create=True) creates one "
+            "(from the command line, `ghostdb ingest PATH` does)"
+        )
     return Store(open_engine(path, create=create, readonly=readonly), writable=not readonly)
+
+
+def _missing_file(url: str | None) -> str | None:
+    """The file of SQLite ``url`` (see `ghostdb.store.sql.db.resolve_url`) if it does not
+    exist; None for one that does, another database or a URL `open_engine` refuses."""
+    from sqlalchemy.exc import ArgumentError
+
+    from ghostdb.store.sql.db import resolve_url, sqlite_path
+
+    try:
+        path = sqlite_path(resolve_url(url))
+    except (ArgumentError, ValueError):  # a malformed URL: open_engine says what is wrong
+        return None
+    return None if path is None or path.exists() else str(path)
 
 
 class Store:

@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException
 from ghostdb import __version__
 from ghostdb.errors import BadMove, GhostdbError
 from ghostdb.games.base import Option, RuleSet
+from ghostdb.play.engine import split_moves
 from ghostdb.play.seats import STRATEGIES, computer_seats
 from ghostdb.play.vocabulary import SEAT
 from ghostdb.store import Store
@@ -417,9 +418,10 @@ def add_plan_routes(app: FastAPI, answers: Answers) -> None:
             str,
             Query(
                 max_length=MAX_MOVES_TEXT,
-                description="The game's moves, comma-separated, as `ghostdb play` prints "
-                "them (a Ghost game as its letters or its fragments).",
-                examples=["t,r,e,n"],
+                description="The game's moves as `ghostdb play` prints them, "
+                "space-separated (commas also separate; a + is %2B in a URL): a Ghost "
+                "game as its letters or its fragments.",
+                examples=["t r e n"],
             ),
         ] = "",
         start: Annotated[
@@ -432,7 +434,7 @@ def add_plan_routes(app: FastAPI, answers: Answers) -> None:
         good, mistake, blunder; for a word game the word behind a mistake), each player's
         accuracy and the move that decided the game.  400 naming the first bad move."""
         rules = chosen(name, options)
-        typed = [m for m in moves.split(",") if m.strip()]
+        typed = split_moves(moves)
         solution = store.solution(name, rules)
         found = await run(solution.analyse, typed, start, light=True)
         return as_json(found.as_dict())

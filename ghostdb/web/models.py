@@ -26,8 +26,13 @@ class ErrorBody(BaseModel):
 class PlayBody(Open):
     move: str = Field(description="The move in the game's notation.")
     fragment: str = Field(description="The position's key after the move.")
-    outcome: OutcomeName = Field(description="For the player to move after it.")
-    category: Category = Field(description="What the move gets the player who makes it.")
+    outcome_for_mover: Category = Field(description="What the move gets the player who makes it.")
+    outcome_for_next_player: OutcomeName = Field(
+        description="The position after the move, for the player to move there."
+    )
+    outcome: OutcomeName = Field(description="The older name of outcome_for_next_player.")
+    category: Category = Field(description="The older name of outcome_for_mover.")
+    wins: bool = Field(description="The older name of outcome_for_mover == 'win'.")
     game_length: int | None = Field(description="Moves left after it with best play.")
     final: bool = Field(description="Whether the move ends the game.")
 

@@ -71,23 +71,42 @@ def chosen_solutions(store: Store, names: list[str], keys: list[str]) -> list[tu
     return chosen
 
 
-def export_site(store: Store, folder: Path, chosen: list[tuple[str, RuleSet]]) -> list[Exported]:
+def export_site(
+    store: Store, folder: Path, chosen: list[tuple[str, RuleSet]], *, replace: bool = False
+) -> list[Exported]:
     """Write the offline copy of ``chosen`` to ``folder`` (which must not exist, or be
-    empty), whole or not at all: it is built beside it and renamed into place."""
+    empty), whole or not at all: it is built beside it and renamed into place.  With
+    ``replace``, ``folder`` may be an earlier copy (it holds a ``site.json``), which the
+    new one replaces whole; any other folder that holds something is still refused, for
+    a mistyped ``-o`` must not delete a folder of someone's files."""
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise FileExistsError(f"{str(folder)!r} exists and is not an empty folder")
+        if not replace:
+            raise FileExistsError(f"{str(folder)!r} exists and is not an empty folder")
+        if not is_site(folder):
+            raise FileExistsError(f"{str(folder)!r} is not an offline site (it has no site.json)")
     partial = folder.with_name(f".{folder.name}.partial-{os.getpid()}")
+    old = folder.with_name(f".{folder.name}.old-{os.getpid()}")
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir()
     try:
         exported = _build(store, partial, chosen)
-        if folder.exists():
+        if folder.exists() and not any(folder.iterdir()):
             folder.rmdir()
+        elif folder.exists():  # an earlier copy, moved aside until the new one is in place
+            folder.rename(old)
         partial.rename(folder)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
+        if old.exists() and not folder.exists():
+            old.rename(folder)
         raise
+    shutil.rmtree(old, ignore_errors=True)
     return exported
+
+
+def is_site(folder: Path) -> bool:
+    """Whether ``folder`` holds an offline copy `export_site` wrote."""
+    return (folder / "site.json").is_file() and (folder / "index.html").is_file()
 
 
 def _build(store: Store, into: Path, chosen: list[tuple[str, RuleSet]]) -> list[Exported]:

@@ -104,7 +104,10 @@ def task_puzzle_share(wordlist: str, min_length: str) -> dict[str, float]:
     from ghostdb.store.answers.puzzles import PUZZLES
     from ghostdb.store.sql.schema import kept_answers
 
-    with tempfile.TemporaryDirectory() as folder, open_store(f"{folder}/s.db") as store:
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        open_store(f"{folder}/s.db", create=True) as store,
+    ):
         name = store.ingest(Path(wordlist)).dictionary.name
         solved = store.solve(name, Rules(min_length=int(min_length)))
         with store.engine.connect() as conn:

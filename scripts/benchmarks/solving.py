@@ -52,7 +52,7 @@ def rules_of(key: str) -> Any:
 def task_ingest(db: str, path: str, name: str) -> dict[str, Any]:
     from ghostdb import open_store
 
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         info = store.ingest(path, name=name).dictionary
     return {"name": info.name, "words": info.word_count}
 
@@ -60,7 +60,7 @@ def task_ingest(db: str, path: str, name: str) -> dict[str, Any]:
 def task_solve(db: str, name: str, key: str) -> dict[str, Any]:
     from ghostdb import open_store
 
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         result = store.solve(name, rules_of(key), force=True)
     return {"positions": result.fragment_count, "seconds": result.seconds}
 

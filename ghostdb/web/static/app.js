@@ -371,7 +371,7 @@ function readState() {
   return {
     name: params.get("name"), rules: params.get("rules"), players: params.get("players"),
     strategy: params.get("strategy"), skill: params.get("skill"), values: params.get("values") === "1",
-    moves: moves ? moves.split(",").filter(Boolean) : [],
+    moves: moves ? moves.split(/[\s,]+/).filter(Boolean) : [],  // as `play` prints them, or commas
     from: params.get("from") || "", tab: params.get("tab"), position: params.get("position") || "",
   };
 }

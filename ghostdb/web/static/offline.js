@@ -61,7 +61,9 @@
   };
 
   function playBody(move, fragment, r) {
-    const body = { move, position: fragment, fragment, outcome: r.outcome, category: CATEGORY[r.outcome],
+    // As the server's Play.as_dict: each value named by whose view it is in, then the older names.
+    const body = { move, position: fragment, fragment, outcome_for_mover: CATEGORY[r.outcome],
+      outcome_for_next_player: r.outcome, outcome: r.outcome, category: CATEGORY[r.outcome],
       wins: r.outcome === "loss", game_length: r.game_length, final: r.game_length === 0 };
     if (r.safe_seats !== null) body.safe_seats = seats(r.safe_seats);
     if (r.label !== null) body.say = r.label;
