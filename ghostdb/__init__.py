@@ -12,9 +12,9 @@ from ghostdb.errors import (
     UnknownDictionary,
     WordListError,
 )
-from ghostdb.games.chopsticks import ChopsticksRules
+from ghostdb.games.chopsticks_rules import ChopsticksRules
 from ghostdb.games.ghost.rules import Move, Rules, Variant
-from ghostdb.games.tictactoe import TicTacToeRules
+from ghostdb.games.tictactoe_rules import TicTacToeRules
 from ghostdb.store import Store, open_store
 from ghostdb.values import Outcome, Play, Position
 from ghostdb.version import VERSION

@@ -10,21 +10,21 @@ token stays in this process: it is never printed, put in a URL or written anywhe
 from __future__ import annotations
 
 import json
-import queue
 import re
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlsplit
 
 import typer
 
 from ghostdb.cli.group import app, fail, stop
 from ghostdb.errors import Interrupted
+
+if TYPE_CHECKING:
+    import queue
 
 ROOM_PATH = re.compile(r"^/(?:api/)?rooms/([A-Za-z0-9_-]{8,64})/?$")
 RECONNECTS = 5
@@ -92,6 +92,9 @@ def split_url(url: str) -> tuple[str, str, str]:
 
 def take_seat(base: str, room: str, name: str) -> dict[str, Any]:
     """POST the join; the reply's seat and token, or a one-line failure."""
+    import urllib.error  # here, not at the top: HTTP is 5 ms of every command's start
+    import urllib.request
+
     body = json.dumps({"name": name}).encode()
     request = urllib.request.Request(
         f"{base}/api/rooms/{room}/join",
@@ -169,6 +172,8 @@ class Client:
             fail(f"no answer from {self.url}: is the server running?")
         # Typed lines come through a thread of their own, so that the match's end is
         # noticed while the terminal waits for a line that will never be typed.
+        import queue
+
         lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=_read_lines, args=(lines,), daemon=True).start()
         while not self.done.is_set():

@@ -1,7 +1,8 @@
 """What a game declares, once, for every surface of ghostdb.
 
-Pure: no database.  A game is one module: a rule-set type (a frozen dataclass whose
-fields are the game's rule options) and a `Game` subclass that states the game's name,
+Pure: no database.  A game is two modules: its rule sets (a frozen dataclass whose fields
+are the game's rule options, and the options as data, `Option`), which every command's
+parser needs whatever game it plays, and a `Game` subclass that states the game's name,
 title, rule options as data (`Option`), capabilities (played over a dictionary or not,
 how many seats), notation, moves, how the page draws it and how to play it, and that turns
 its rules into a `PositionGraph` for the solvers.  `ghostdb.games.registry` lists the

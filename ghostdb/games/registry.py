@@ -1,58 +1,130 @@
 """The one list of games, and the questions every caller asks of it.
 
 A stored name is a dictionary (played as the word game, Ghost) or a stand-alone game's
-own name: the two share one namespace.  Adding a game is one module under
-``ghostdb.games`` and one line in `GAMES`; the command line, the web API, the page and
-the store find it here.
+own name: the two share one namespace.  Adding a game is its modules under
+``ghostdb.games`` (its rule sets, its moves) and one line in `LISTED`; the command line,
+the web API, the page and the store find it here.
+
+`LISTED` holds what every command needs of each game whatever it plays (the rule-set
+type and the options: the parser offers every game's), and names the module of the
+game's moves, imported when the game is first asked for (`game_named`, `played_as`):
+`ghostdb lookup` imports the one game it looks up.  `GAMES` is the games themselves,
+each imported when first read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from typing import Any
+from importlib import import_module
+from typing import Any, overload
 
 from ghostdb.errors import BadMove
+from ghostdb.games import chopsticks_rules, connectfour_rules, tictactoe_rules
 from ghostdb.games.base import Game, Option, RuleSet, Spelling
-from ghostdb.games.chopsticks import Chopsticks
-from ghostdb.games.connectfour import ConnectFour
-from ghostdb.games.ghost import GhostGame
-from ghostdb.games.tictactoe import TicTacToe
+from ghostdb.games.ghost import rules as ghost_rules
 
-GAMES: tuple[type[Game], ...] = (GhostGame, Chopsticks, TicTacToe, ConnectFour)
+
+@dataclass(frozen=True)
+class Listed:
+    """A game as the registry knows it without importing its moves."""
+
+    rules_type: Any
+    """The rule-set type, whose ``game`` is the game's name."""
+    options: tuple[Option, ...]
+    """Its rule options, as the `Game` declares them (`Game.options`)."""
+    game: str
+    """Where the `Game` subclass is, ``module:class``: imported when first asked for."""
+    word_game: bool = False
+
+    @property
+    def name(self) -> str:
+        return str(self.rules_type.game)
+
+
+LISTED = (
+    Listed(ghost_rules.Rules, ghost_rules.OPTIONS, "ghostdb.games.ghost:GhostGame", True),
+    Listed(
+        chopsticks_rules.ChopsticksRules,
+        chopsticks_rules.OPTIONS,
+        "ghostdb.games.chopsticks:Chopsticks",
+    ),
+    Listed(tictactoe_rules.TicTacToeRules, (), "ghostdb.games.tictactoe:TicTacToe"),
+    Listed(
+        connectfour_rules.ConnectFourRules,
+        connectfour_rules.OPTIONS,
+        "ghostdb.games.connectfour:ConnectFour",
+    ),
+)
 """Every game, the word game first (the page opens on it)."""
 
-_BY_NAME = {game.name: game for game in GAMES}
-RULE_TYPES = tuple(game.rules_type for game in GAMES)
+_BY_NAME = {entry.name: entry for entry in LISTED}
+RULE_TYPES = tuple(entry.rules_type for entry in LISTED)
 """Every game's rule-set type."""
-WORD_GAME: type[Game] = next(game for game in GAMES if game.word_game)
-"""The game played over a stored dictionary."""
-STANDALONE = frozenset(game.name for game in GAMES if not game.word_game)
+STANDALONE = frozenset(entry.name for entry in LISTED if not entry.word_game)
 """The names of the games played without a dictionary (reserved as dictionary names)."""
+_WORD_GAME = next(entry.name for entry in LISTED if entry.word_game)
+
+
+@cache
+def _imported(name: str) -> type[Game]:
+    """The game listed as ``name``, its module imported; RuntimeError when the game
+    declares other rules than `LISTED` says (a mistake in this file or the game's)."""
+    entry = _BY_NAME[name]
+    module, _, attribute = entry.game.partition(":")
+    game: type[Game] = getattr(import_module(module), attribute)
+    declared = (game.name, game.rules_type, game.options, game.word_game)
+    if declared != (entry.name, entry.rules_type, entry.options, entry.word_game):
+        raise RuntimeError(f"{entry.game} declares {declared}, not what LISTED says: {entry}")
+    return game
+
+
+class Games(Sequence[type[Game]]):
+    """Every game of `LISTED`, in its order, each imported when first read."""
+
+    def __len__(self) -> int:
+        return len(LISTED)
+
+    @overload
+    def __getitem__(self, index: int) -> type[Game]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[type[Game], ...]: ...
+
+    def __getitem__(self, index: int | slice) -> type[Game] | tuple[type[Game], ...]:
+        if isinstance(index, slice):
+            return tuple(_imported(entry.name) for entry in LISTED[index])
+        return _imported(LISTED[index].name)
+
+
+GAMES: Sequence[type[Game]] = Games()
+"""Every game, the word game first."""
+WORD_GAME: type[Game] = _imported(_WORD_GAME)
+"""The game played over a stored dictionary (its module is imported with its rules,
+above, so naming it here imports nothing more)."""
 
 
 def game_named(game: str) -> type[Game]:
     """The game called ``game``; raise BadMove listing the games."""
-    found = _BY_NAME.get(game)
-    if found is None:
+    if game not in _BY_NAME:
         raise BadMove(f"{game!r} is not a game: the games are {', '.join(_BY_NAME)}")
-    return found
+    return _imported(game)
 
 
 def played_as(name: str) -> type[Game]:
     """The game a stored name is played as: a stand-alone game's own, else the word game
     over the dictionary of that name."""
-    game = _BY_NAME.get(name)
-    return game if game is not None and not game.word_game else WORD_GAME
+    return _imported(name if name in STANDALONE else _WORD_GAME)
 
 
 def all_options() -> dict[str, Option]:
     """Every rule option of every game, by name, in registry order (an option two games
     shared would be declared alike by both)."""
     found: dict[str, Option] = {}
-    for game in GAMES:
-        for option in game.options:
+    for entry in LISTED:
+        for option in entry.options:
             found.setdefault(option.name, option)
     return found
 
@@ -71,7 +143,9 @@ def default_rules(name: str) -> RuleSet:
 
 def parse_rules(key: str) -> RuleSet:
     """The rule set of a stored key such as ``ghost/3``, ``chopsticks/5`` or ``tictactoe``."""
-    for game in GAMES:
+    head = key.split("/", 1)[0]  # most games' keys start with their name: that one first
+    for entry in sorted(LISTED, key=lambda entry: entry.name != head):
+        game = _imported(entry.name)
         if game.owns_key(key):
             return game.rules_type.from_key(key)
     raise BadMove(

@@ -10,37 +10,12 @@ moves are ordered by square.  The level of a position is the number of marks.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import ClassVar
 
 from ghostdb.errors import BadFragment, BadMove
 from ghostdb.games.base import LOSS, NOT_FINAL, TIE, Game, PositionGraph, explore
+from ghostdb.games.tictactoe_rules import TicTacToeRules
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
-
-
-@dataclass(frozen=True)
-class TicTacToeRules:
-    """Tic-tac-toe has no rule options."""
-
-    game: ClassVar[str] = "tictactoe"
-    players: ClassVar[int] = 2
-
-    @property
-    def key(self) -> str:
-        return "tictactoe"
-
-    @classmethod
-    def from_key(cls, key: str) -> TicTacToeRules:
-        if key != "tictactoe":
-            raise BadMove(f"{key!r} is not a tic-tac-toe rule set: it has one, tictactoe")
-        return cls()
-
-    def describe(self) -> str:
-        return "tic-tac-toe"
-
-    def flags(self) -> str:
-        return ""
 
 
 def winner_mark(board: str) -> str | None:

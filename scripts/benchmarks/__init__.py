@@ -12,7 +12,8 @@ the command line and hands it to `suite.main` (or, in a child, runs a task of
 - enable: the word list's Ghost/3 and SuperDuperGhost/3 solves against the notebook peer,
   Insert and Anagram Ghost and three players, `solve --all --jobs 1` and `2`;
 - games: Chopsticks, tic-tac-toe and Connect Four solved;
-- lookups: the API's lookup rates and `ghostdb lookup`'s start-up against bare Python;
+- lookups: the API's lookup rates and `ghostdb lookup`'s start-up against bare Python
+  (`--only startup`);
 - verify: `ghostdb verify` of the word list's stored solutions;
 - reads: whole plans, a comparison of two rule sets and self-play over the API;
 - decisive: decisive words of the stored Ghost/3 and SuperDuperGhost/3;

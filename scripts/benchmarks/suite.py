@@ -76,6 +76,7 @@ ONLY: dict[str, tuple[str, Callable[[Bench, Options], list[Row]]]] = {
     "learning": ("analysis, puzzles, common players", lambda bench, _: learning.learning(bench)),
     "polish": ("Polish", lambda bench, options: polish.polish(bench, options.quick)),
     "rooms": ("rooms", lambda bench, options: rooms.rows(bench, options.postgres)),
+    "startup": ("the lookup's start-up", lambda bench, _: lookups.startup(bench)),
 }
 """The areas of `--only` measured by one function: (the progress line, the rows)."""
 AREAS = ("world", "world-postgres", *ONLY)
