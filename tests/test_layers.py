@@ -133,3 +133,18 @@ def test_each_packages_docstring_says_what_lives_where() -> None:
         if unnamed:
             missing[str(package.relative_to(ROOT))] = unnamed
     assert not missing, missing
+
+
+def test_every_package_is_installed() -> None:
+    """pyproject.toml lists the packages an install carries: a package missing from the
+    list works in an editable install and is absent from a wheel."""
+    import tomllib
+
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    found = {
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for init in (ROOT / "ghostdb").rglob("__init__.py")
+    }
+    assert found - listed == set(), "not installed: " + ", ".join(sorted(found - listed))

@@ -30,8 +30,8 @@ from ghostdb import Store, open_store
 from ghostdb.games import registry
 from ghostdb.games.ghost.rules import Rules, Variant
 from ghostdb.web import create_app
-from ghostdb.web.app import page_html
 from ghostdb.web.fastlane import RULE_PARAMS, read_query
+from ghostdb.web.page import page_html
 from ghostdb.web.protocol import GatheringTransport
 
 STATIC = Path(__file__).resolve().parent.parent / "ghostdb" / "web" / "static"
@@ -910,10 +910,10 @@ def test_a_walk_past_the_limit_is_a_400_naming_the_command(
 ) -> None:
     """Lines and plans from a position are walked for the request, so no request walks
     more than `WALK_LIMIT` positions: past it, one line says what prints it whole."""
-    from ghostdb.web import app as web_app
     from ghostdb.web.conventions import AnswerCache
+    from ghostdb.web.routes import plans
 
-    monkeypatch.setattr(web_app, "WALK_LIMIT", 5)
+    monkeypatch.setattr(plans, "WALK_LIMIT", 5)
     monkeypatch.setattr(client.app, "cache", AnswerCache())  # answers held under the old limit
     message = error_of(client, "/api/enable1/line", 400)
     assert "passes more than 5 positions" in message and "`ghostdb line enable1`" in message
@@ -921,6 +921,6 @@ def test_a_walk_past_the_limit_is_a_400_naming_the_command(
     assert "`ghostdb strategy enable1`" in message
     # The plan from the start is kept: read, not walked, whatever its size.
     assert get(client, "/api/enable1/strategy?player=1")["outcomes"] > 5
-    monkeypatch.setattr(web_app, "WALK_LIMIT", 10_000)
+    monkeypatch.setattr(plans, "WALK_LIMIT", 10_000)
     monkeypatch.setattr(client.app, "cache", AnswerCache())
     assert get(client, "/api/enable1/line")["endings"]

@@ -26,8 +26,9 @@ from ghostdb.errors import NotSolved
 from ghostdb.games.base import RuleSet
 from ghostdb.games.registry import GAMES, parse_rules
 from ghostdb.store import Store
-from ghostdb.web.app import PAGE_HEADERS, WALK_LIMIT, page_html
 from ghostdb.web.library import catalogue
+from ghostdb.web.page import PAGE_HEADERS, page_html
+from ghostdb.web.routes.plans import WALK_LIMIT
 
 PAGE_FILES = ("app.js", "render.js", "panels.js", "rooms.js", "app.css")
 """The page's own files (index.html aside), copied as the server sends them."""
