@@ -4,6 +4,19 @@
 its commands on it when imported, so the modules are imported below in the order
 ``ghostdb --help`` lists the commands.  Every start imports them all: a command imports
 its renderer, and anything else heavy, when it runs.
+
+* `group`: the command group, its lazily made commands, the one way every failure ends,
+  and opening the store; `options`: the options many commands share, and every game's
+  rule options made from its declaration.
+* The commands: `dictionaries` (``ingest``, ``dictionaries``, ``games``), `solving`
+  (``solve``, ``solutions``, ``verify``), `world` (every Debian word list in one store),
+  `lookups` (``lookup``, ``openings``, ``strategy``, ``line``, ``decisive``), `packs`
+  (``pack``, ``probe``), `exports` (``export parquet``, ``export site``), `reports`
+  (``compare``, ``report``, ``survey``), `playing` (``play``, ``puzzle``, ``analyse``,
+  ``selfplay``), `serve` (the web page and the JSON API), `schema` (``db upgrade``, ``db
+  current``) and `join` (a seat of a room, played from a terminal).
+* `console`: the console game around a match, for ``play``: prompts, typed moves and
+  what is announced after each.
 """
 
 from ghostdb.cli.group import app

@@ -8,6 +8,12 @@ included, read without a database (see `ghostdb.pack.format` for the layout).
 
 This package imports neither SQLAlchemy nor Typer: a script that only asks questions of
 a pack needs nothing but ghostdb's pure core (`ghostdb pack` writes one from a store).
+
+`format` is the layout, byte by byte, and its encoding; `writer` writes a pack, whole or not
+at all, from positions that `sorting` puts in key order; `reader` opens one (`Pack`: its
+header, a position as a lookup answers it, values for many keys), `block` decodes a block
+only as far as a probe needs, and `search` finds many keys in many blocks at once;
+`verify` checks a pack whole, without the store it came from (``ghostdb verify FILE``).
 """
 
 from __future__ import annotations

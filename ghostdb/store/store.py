@@ -1,10 +1,10 @@
 """The library façade: the one API that the CLI, scripts, tests and servers call.
 
     >>> from ghostdb import open_store
-    >>> with open_store("ghost.db", create=True) as store:         # doctest: +SKIP
-    ...     store.ingest("enable1.txt")
-    ...     store.solve("enable1")
-    ...     store.solution("enable1").lookup("gho").outcome
+    >>> with open_store("ghost.db", create=True) as store:
+    ...     added = store.ingest("five.txt")  # ghost green tan tree tries
+    ...     solved = store.solve("five")
+    ...     store.solution("five").lookup("gho").outcome
     <Outcome.WIN: 'win'>
 
 `Store` answers the store-level questions (dictionaries, solving, listings, comparisons,
@@ -59,12 +59,17 @@ def open_store(
     refuses it: a mistyped path must not leave an empty database behind.
     ``create=True`` creates it (file and schema), as ``ghostdb ingest`` does.
     ``readonly`` opens an existing database at the current schema and never writes.
+
+        >>> from ghostdb import open_store
+        >>> with open_store("new.db", create=True) as fresh:  # at the schema's last revision
+        ...     fresh.dictionaries()
+        []
     """
     from ghostdb.errors import DatabaseError
-    from ghostdb.store.sql.db import open_engine
+    from ghostdb.store.sql.db import missing_file, open_engine
 
     path = None if url is None else os.fspath(url)
-    missing = None if create else _missing_file(path)
+    missing = None if create else missing_file(path)
     if missing is not None:
         raise DatabaseError(
             f"no database at {missing!r}: open_store({missing!r}, create=True) creates one "
@@ -73,22 +78,13 @@ def open_store(
     return Store(open_engine(path, create=create, readonly=readonly), writable=not readonly)
 
 
-def _missing_file(url: str | None) -> str | None:
-    """The file of SQLite ``url`` (see `ghostdb.store.sql.db.resolve_url`) if it does not
-    exist; None for one that does, another database or a URL `open_engine` refuses."""
-    from sqlalchemy.exc import ArgumentError
-
-    from ghostdb.store.sql.db import resolve_url, sqlite_path
-
-    try:
-        path = sqlite_path(resolve_url(url))
-    except (ArgumentError, ValueError):  # a malformed URL: open_engine says what is wrong
-        return None
-    return None if path is None or path.exists() else str(path)
-
-
 class Store:
-    """A ghostdb database.  Use as a context manager, or call `close`."""
+    """A ghostdb database.  Use as a context manager, or call `close`.
+
+    The examples run as tests (tests/test_doctests.py), in a folder holding the small word
+    lists of ``wordlists/``, with ``store`` a store in which ``five.txt`` (ghost green tan
+    tree tries) is ingested and solved under Ghost's rules: the player who starts loses.
+    """
 
     def __init__(self, engine: Engine, *, writable: bool = True) -> None:
         from ghostdb.store.answers.lookups import Lookups
@@ -106,6 +102,7 @@ class Store:
         self._rooms_lock = threading.Lock()
 
     def close(self) -> None:
+        """Close the store's connections (leaving ``with`` does)."""
         self.lookups.close()
         if self._rooms is not None and self._rooms.engine is not self.engine:
             self._rooms.engine.dispose()
@@ -125,6 +122,13 @@ class Store:
         return warm(self.engine)
 
     def schema_revision(self) -> str | None:
+        """The schema's revision the database is at (None: no schema), as ``ghostdb db
+        current`` prints it.
+
+            >>> from ghostdb.store.sql.schema import HEAD_REVISION
+            >>> store.schema_revision() == HEAD_REVISION
+            True
+        """
         from ghostdb.store.sql.db import current_revision
 
         with self.engine.connect() as conn:
@@ -135,7 +139,11 @@ class Store:
     @property
     def rooms(self) -> RoomLog:
         """The rooms of matches played over the web and their logs of events (see
-        `room_log`)."""
+        `room_log`).
+
+            >>> store.rooms.count(), store.rooms.unfinished()
+            (0, [])
+        """
         return self.room_log()
 
     def room_log(self) -> RoomLog:
@@ -144,7 +152,11 @@ class Store:
         Rooms are the only tables the web server writes, and it opens its store
         read-only: a read-only store's log has an engine of its own on the same database
         that may write (on SQLite with the settings of every writer: WAL, and writers
-        queue for the lock).  `close` disposes of it."""
+        queue for the lock).  `close` disposes of it.
+
+            >>> store.room_log() is store.rooms
+            True
+        """
         with self._rooms_lock:
             if self._rooms is None:
                 from ghostdb.store.rooms.log import RoomLog
@@ -166,7 +178,13 @@ class Store:
         its label as every answer prints it (``superduper/3``: a `Position`'s ``rules``),
         or a Ghost variant's name (``superduper``: its other options at their defaults).
         Raises UnknownDictionary, BadMove (rules of another game, or text that names
-        none), TypeError (rules that are neither), NotSolved."""
+        none), TypeError (rules that are neither), NotSolved.
+
+            >>> store.solution("five")
+            Solution('five', 'ghost/3')
+            >>> store.solution("five", "ghost/3") is store.solution("five")
+            True
+        """
         from ghostdb.store.answers.lookups import checked_rules
 
         checked = checked_rules(name, rules)
@@ -183,7 +201,13 @@ class Store:
         """The rule set of ``name``'s game from its rule options by keyword (None: not
         given), e.g. ``rules_for("enable1", variant="superduper", min_length=4)``; BadMove
         (one line, naming the keywords) for an option of another game or a value out of
-        range.  See `ghostdb.games.registry.rules_from_options`."""
+        range.  See `ghostdb.games.registry.rules_from_options`.
+
+            >>> store.rules_for("five", variant="superduper", min_length=4).key
+            'superduper/4'
+            >>> store.rules_for("chopsticks", rollover=True).key
+            'chopsticks/5/rollover'
+        """
         return g.rules_from_options(name, spelling="keyword", **options)
 
     # -- dictionaries ------------------------------------------------------------------------
@@ -205,6 +229,12 @@ class Store:
         WordListError for an unreadable or empty list and NameConflict when ``name`` holds
         different words (unless ``replace``, which also drops its solutions).  Identical
         content already stored is a no-op.
+
+            >>> added = store.ingest("mixed.txt")
+            >>> added.message
+            'stored mixed: 4 words from mixed.txt'
+            >>> added.report.examples["proper nouns and acronyms"]
+            ['Boston', 'NATO']
         """
         from ghostdb import wordlists
 
@@ -220,23 +250,47 @@ class Store:
     def ingest_words(
         self, word_list: wordlists.WordList, *, name: str, replace: bool = False
     ) -> IngestResult:
-        """Store an already normalised word list under ``name`` (see `ingest`)."""
+        """Store an already normalised word list under ``name`` (see `ingest`): one made in
+        memory by `ghostdb.wordlists.normalise`, say.
+
+            >>> from ghostdb.wordlists import normalise
+            >>> typed = normalise(["tea", "team", "Tea"], source="typed")  # Tea: a name
+            >>> store.ingest_words(typed, name="tea").message
+            'stored tea: 2 words from typed'
+        """
         from ghostdb.store.answers import dictionaries
 
         return dictionaries.ingest_words(self.engine, word_list, name, replace)
 
     def dictionaries(self) -> list[DictionaryInfo]:
+        """Every stored dictionary, by name: its source, words, alphabet and the report of
+        its ingest.
+
+            >>> [(d.name, d.word_count, d.alphabet) for d in store.dictionaries()]
+            [('five', 5, 'aeghinorst')]
+        """
         from ghostdb.store.answers.dictionaries import all_dictionaries
 
         return all_dictionaries(self.engine)
 
     def dictionary(self, name: str) -> DictionaryInfo:
-        """The stored dictionary ``name``; raise UnknownDictionary."""
+        """The stored dictionary ``name``, as `dictionaries` lists it; raise
+        UnknownDictionary.
+
+            >>> store.dictionary("five").source
+            'five.txt'
+        """
         from ghostdb.store.answers.dictionaries import dictionary
 
         return dictionary(self.engine, name)
 
     def words(self, name: str, min_length: int = 1) -> list[str]:
+        """The words of the stored dictionary ``name`` of at least ``min_length`` letters,
+        in order; raise UnknownDictionary.
+
+            >>> store.words("five", min_length=4)
+            ['ghost', 'green', 'tree', 'tries']
+        """
         from ghostdb.store.answers.dictionaries import words
 
         return words(self.engine, name, min_length)
@@ -255,6 +309,11 @@ class Store:
         (default: the game's standard rules; a label such as ``superduper/3`` will do, as
         for `solution`) and publish it; a no-op if solved, unless ``force``.
         ``progress(stage, done, total)`` is called as the job advances.
+
+            >>> store.solve("five", "super").fragment_count
+            46
+            >>> store.solve("five", "super").skipped  # solved already
+            True
         """
         from ghostdb.store.answers.lookups import checked_rules
         from ghostdb.store.solving import jobs  # numpy and the solvers: only solving needs them
@@ -273,7 +332,12 @@ class Store:
         """Solve several rule sets of ``name`` (or their labels), in ``jobs`` worker
         processes that write to this same store (SQLite queues their writes; PostgreSQL
         takes them in parallel).  Yields each rule set with its result as it finishes,
-        the costliest started first."""
+        the costliest started first.
+
+            >>> solved = store.solve_many("five", ["ghost/4", "super"])
+            >>> [(rules.key, result.fragment_count) for rules, result in solved]
+            [('ghost/4', 17), ('super/3', 46)]
+        """
         from ghostdb.store.answers.lookups import checked_rules
         from ghostdb.store.solving import jobs as solve_jobs
 
@@ -295,7 +359,12 @@ class Store:
     ) -> tuple[list[Task], int]:
         """The solves of stored dictionaries ``names`` under ``rule_keys`` not published
         yet (all with ``force``), each with its estimated peak memory, biggest first; and
-        how many were left out as published (see `ghostdb.store.solving.schedule`)."""
+        how many were left out as published (see `ghostdb.store.solving.schedule`).
+
+            >>> tasks, published = store.plan_solves(["five"], ["ghost/3", "ghost/4"])
+            >>> [task.rules.key for task in tasks], published
+            (['ghost/4'], 1)
+        """
         from ghostdb.store.solving import schedule
 
         return schedule.plan(self.engine, names, rule_keys, force=force, verify=verify, share=jobs)
@@ -320,7 +389,12 @@ class Store:
         self, name: str, rules: RuleSet | str | None, path: str | os.PathLike[str]
     ) -> tuple[int, int]:
         """Write the published solution of ``name`` under ``rules`` to a pack file at
-        ``path`` (see `ghostdb.pack`), whole or not at all; (positions, bytes)."""
+        ``path`` (see `ghostdb.pack`), whole or not at all; (positions, bytes).
+
+            >>> positions, size = store.pack("five", "ghost/3", "five.ghostpack")
+            >>> positions
+            19
+        """
         from ghostdb.store.exports.packs import pack_solution
 
         return pack_solution(self.solution(name, rules), Path(path))
@@ -329,20 +403,38 @@ class Store:
         self, name: str, rules: RuleSet | str | None, folder: str | os.PathLike[str]
     ) -> tuple[Path, int]:
         """Write the published solution of ``name`` under ``rules`` as Parquet to
-        ``folder/NAME/RULES.parquet`` (see `ghostdb.store.exports.parquet`); (the file, rows)."""
+        ``folder/NAME/RULES.parquet`` (see `ghostdb.store.exports.parquet`); (the file,
+        rows).  Needs pyarrow (``pip install 'ghostdb[parquet]'``).
+
+            >>> path, rows = store.export_parquet("five", "ghost/3", "parquet")
+            >>> path.as_posix(), rows
+            ('parquet/five/ghost-3.parquet', 19)
+        """
         from ghostdb.store.exports.parquet import export_solution
 
         return export_solution(self.solution(name, rules), Path(folder))
 
     def check_pack(self, pack: Pack, name: str | None = None) -> list[str]:
         """Where ``pack`` disagrees with the stored solution of its name and rule set (or
-        of ``name``'s under them); empty if it agrees position for position."""
+        of ``name``'s under them); empty if it agrees position for position.
+
+            >>> from ghostdb.pack import open_pack
+            >>> positions, size = store.pack("five", "ghost/3", "five.ghostpack")
+            >>> with open_pack("five.ghostpack") as pack:
+            ...     store.check_pack(pack)
+            []
+        """
         from ghostdb.store.verification.packs import compare_with_store
 
         return compare_with_store(pack, self.solution(name or pack.name, pack.rules))
 
     def solutions(self, name: str | None = None) -> list[SolutionInfo]:
-        """Every solve job (published, failed, superseded), oldest first."""
+        """Every solve job (published, failed, superseded), oldest first: what was solved,
+        how it went and how long it took.
+
+            >>> [(job.name, job.rules, job.status) for job in store.solutions()]
+            [('five', 'ghost/3', 'complete')]
+        """
         from ghostdb.store.solving import jobs
 
         return jobs.job_list(self.engine, name)
@@ -356,7 +448,11 @@ class Store:
     ) -> list[Verdict]:
         """Verify published solutions (see `ghostdb.store.verification`): of the whole store
         when ``name`` is None, else every one of ``name`` (``every``) or the one of
-        ``rules`` (default: the default rule set).  Read in one snapshot."""
+        ``rules`` (default: the default rule set).  Read in one snapshot.
+
+            >>> [(v.name, v.rules, v.positions, v.ok) for v in store.verify()]
+            [('five', 'ghost/3', 19, True)]
+        """
         from ghostdb.store.verification.solutions import verify_store
 
         return verify_store(self.engine, name, rules, every)
@@ -364,7 +460,13 @@ class Store:
     # -- listings and comparisons ------------------------------------------------------------
 
     def games(self) -> list[dict[str, Any]]:
-        """Every game ghostdb knows, its rule options and what of it is solved."""
+        """Every game ghostdb knows, its rule options and what of it is solved (``ghostdb
+        games --json`` prints these).
+
+            >>> ghost = store.games()[0]
+            >>> ghost["game"], ghost["names"], ghost["solved"]
+            ('ghost', ['five'], ['ghost/3'])
+        """
         from ghostdb.store.sql import queries as q
 
         with self.engine.connect() as conn:
@@ -373,7 +475,13 @@ class Store:
 
     def publication_state(self) -> str:
         """A token that changes whenever what is published changes (a solve published,
-        a dictionary added or replaced): what a cache of answers is valid for."""
+        a dictionary added or replaced): what a cache of answers is valid for.
+
+            >>> before = store.publication_state()
+            >>> solved = store.solve("five", "ghost/4")
+            >>> store.publication_state() == before
+            False
+        """
         from ghostdb.store.sql import queries as q
 
         with self.engine.connect() as conn:
@@ -381,13 +489,23 @@ class Store:
 
     def published(self, name: str) -> list[Solution]:
         """A handle on every published solution of ``name``, in the order they were
-        solved; raises UnknownDictionary."""
+        solved; raises UnknownDictionary.
+
+            >>> solved = store.solve("five", "ghost/4")
+            >>> store.published("five")
+            [Solution('five', 'ghost/3'), Solution('five', 'ghost/4')]
+        """
         from ghostdb.store.answers import summaries
 
         return summaries.published(self.engine, self.solution, name)
 
     def catalogue(self) -> list[dict[str, Any]]:
-        """Every stored dictionary and solved game with its published rule sets."""
+        """Every stored dictionary and solved game with its published rule sets (``GET
+        /api/solutions`` lists these, each rule set described).
+
+            >>> store.catalogue()
+            [{'name': 'five', 'game': 'ghost', 'words': 5, 'rules': ['ghost/3']}]
+        """
         from ghostdb.store.answers import summaries
 
         return summaries.catalogue(self.engine)
@@ -399,7 +517,13 @@ class Store:
         the start: the fewest words only in ``a`` to delete and only in ``b`` to add
         that give ``a`` ``b``'s outcome (see `ghostdb.games.ghost.decisive.plain`); worked out
         on the first request and kept (``compute=False``, by default when the store is
-        read-only: NotWorkedOut instead)."""
+        read-only: NotWorkedOut instead).
+
+            >>> added, solved = store.ingest("mixed.txt"), store.solve("mixed")
+            >>> why = store.why("five", "mixed")  # five's first player loses, mixed's wins
+            >>> why.fewest.delete, why.fewest.add  # five with banana: the first player wins
+            ((), ('banana',))
+        """
         from ghostdb.store.answers import decisive
         from ghostdb.store.answers.lookups import checked_rules
 
@@ -420,7 +544,13 @@ class Store:
         """Two published solutions side by side: ``a`` under ``rules`` and ``b`` (default:
         ``a``) under ``vs_rules`` (default: ``rules``), with their differences.  Both must be
         played as the same game (two dictionaries, or one game under two rule sets).
-        Worked out on the first request and kept (``compute``: see `report`)."""
+        Worked out on the first request and kept (``compute``: see `report`).
+
+            >>> solved = store.solve("five", "ghost/4")
+            >>> diff = store.compare("five", rules="ghost/3", vs_rules="ghost/4")
+            >>> diff.a.winner, diff.b.winner, diff.only_a_examples  # tan: too short for /4
+            (1, 0, ('tan',))
+        """
         from ghostdb.store.answers import comparing
 
         return comparing.compare(self.solution, a, b or a, rules, vs_rules, examples, compute)
@@ -431,7 +561,11 @@ class Store:
 
         Read from answers kept when each solution was published (`ghostdb.store.answers.kept`);
         one not kept yet is worked out and kept, or with ``compute=False`` (by default
-        when the store is read-only) raises NotWorkedOut."""
+        when the store is read-only) raises NotWorkedOut.
+
+            >>> [(row.rules.key, row.winner, row.outcomes) for row in store.report("five")]
+            [('ghost/3', 1, {'loss': 8, 'win': 11})]
+        """
         from ghostdb.store.answers import summaries
 
         return summaries.report(self.engine, self.solution, name, compute)
@@ -444,7 +578,11 @@ class Store:
 
         Rule sets for more players have no single winner and are left out (`report` shows
         them).  Read from kept answers (``compute``: see `report`).  Raises NotSolved when
-        no dictionary is stored, or none is solved for two players."""
+        no dictionary is stored, or none is solved for two players.
+
+            >>> [(r.summary.dictionary, r.summary.rules, r.summary.winner) for r in store.survey()]
+            [('five', 'ghost/3', 1)]
+        """
         from ghostdb.store.answers import summaries
 
         return summaries.survey(self.engine, self.solution, compute)

@@ -1,7 +1,32 @@
-"""``ghostdb serve``: the JSON API and the web page.
+"""``ghostdb serve``: the JSON API, the web page and the rooms (`serve`, here, runs them
+on uvicorn); and the page's offline copy.
 
-Only the ``serve`` command imports this package, so FastAPI and uvicorn cost the other
-commands nothing at start-up.
+Only ``ghostdb serve`` and ``ghostdb export site`` import this package, so FastAPI and
+uvicorn cost the other commands nothing at start-up.  From the outside in:
+
+* `conventions`: HTTP around the whole app: validators (an ``ETag`` from the store's
+  publication state) and caching of answers, and opt-in CORS.
+* `fastlane`: the two hot routes (``position``, ``move``) answered before FastAPI, with
+  the routes' own bytes.
+* `app`: the FastAPI app (`create_app` wraps it in the two above), assembled from the
+  routers of `routes`, one a resource — `catalogue` (the games, the solutions, reports,
+  compare), `play`, `plans`, `decisive` — each route one library call; the shared
+  `parameters` (validated and capped) and `responses` (JSON, errors as one line); and
+  `page`, the page and its static files.
+* `answers`: the library calls behind the routes, and where each runs (on the event loop,
+  or in a small pool of threads of its own).
+* `library`: what the routes need from the library beyond one call: the rule parameters,
+  made from the games' declared options, and the catalogue the page starts from.
+* `models`: the response schemas, for the OpenAPI description (and the schema-driven
+  tests) only.
+* `rooms`: matches played together over a WebSocket, with their HTTP routes and the
+  room's link; the only thing the server writes.
+* `protocol`: uvicorn's HTTP protocol with each response leaving in one write.
+* `site`: the offline copy (``ghostdb export site``): the page, its drawings and the packs
+  of the chosen solutions, answered in the browser with no server behind it.
+
+Beside them, ``static/`` holds the page: its HTML, CSS and scripts, and the boards'
+drawings.
 """
 
 from __future__ import annotations

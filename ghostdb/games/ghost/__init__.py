@@ -2,11 +2,16 @@
 
 The rules and the notation of Ghost, SuperGhost and SuperDuperGhost live in
 `ghostdb.games.ghost.rules`; the fast whole-array builders of every fragment live in
-`ghostdb.games.ghost.graph`.
-This module adapts them to the game interface: positions are fragments, a fragment that
-is a game word is final (won by the player to move there, lost in misère), and a
-fragment's level is its length.  It also holds the moves of the two variants that are not
-a letter at an end:
+`ghostdb.games.ghost.graph`, on the letter codes of `ghostdb.games.ghost.letters` (word
+lists laid end to end, fragments kept packed); `ghostdb.games.ghost.estimate` counts the
+fragments a list makes from samples, before a solve (`ghostdb.memory`).  After the solve,
+`ghostdb.games.ghost.fragments` holds a stored solution's fragments compactly, for
+`ghostdb.games.ghost.decisive`: the words that decide a game, found again from the
+stored values.
+This module adapts the rules and the graph to the game interface: positions are
+fragments, a fragment that is a game word is final (won by the player to move there, lost
+in misère), and a fragment's level is its length.  It also holds the moves of the two
+variants that are not a letter at an end:
 
 * **Insert Ghost**: a letter goes anywhere; written ``+s`` (in front), ``s+`` (at the end)
   or ``s@2`` (after the first 2 letters).  Move order: by letter, then insertion point

@@ -4,6 +4,12 @@
 methods ask the questions of that solution without passing ``(name, rules)`` again.  The
 handle keeps the solution's id and game (`SolutionRef`) and finds them again when another
 process publishes a new solution of the same rule set.
+
+The examples run as tests (tests/test_doctests.py) with ``five`` the handle
+``store.solution("five")``: ghost green tan tree tries, solved under Ghost's rules.
+
+    >>> five.lookup("gho").best_move
+    's'
 """
 
 from __future__ import annotations
@@ -27,7 +33,28 @@ if TYPE_CHECKING:
 class Solution(Handle):
     """The published solution of ``name`` under ``rules``: the questions of `Handle`,
     and the answers the modules beneath work out from them (lines, plans, decisive
-    words, figures, puzzles, games)."""
+    words, figures, puzzles, games).
+
+    In the examples ``five`` is ``store.solution("five")``: ghost green tan tree tries
+    under Ghost's rules, where the player who starts loses.  `Handle`'s questions first,
+    a position and its plays (`lookup`; `get` gives None for a position not stored):
+
+        >>> position = five.lookup("t")
+        >>> position.outcome, position.best_move, position.game_length
+        (<Outcome.WIN: 'win'>, 'a', 2)
+        >>> [(play.move, play.fragment, play.outcome.value) for play in position.plays]
+        [('a', 'ta', 'loss'), ('r', 'tr', 'win')]
+        >>> five.get("tx") is None
+        True
+
+    Many positions at once, in one snapshot (`lookup_many`), and the first moves
+    (`openings`):
+
+        >>> [p and p.outcome.value for p in five.lookup_many(["g", "gr", "gx"])]
+        ['win', 'loss', None]
+        >>> [play.move for play in five.openings().plays]
+        ['g', 't']
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -36,8 +63,12 @@ class Solution(Handle):
     # -- lines and plans ---------------------------------------------------------------------
 
     def line(self, position: str = "", *, limit: int | None = None) -> Lines:
-        """The principal lines of best play from ``position`` (see `ghostdb.store.answers.walks`);
-        TooLarge past ``limit`` positions."""
+        """The principal lines of best play from ``position`` (see
+        `ghostdb.store.answers.walks`); TooLarge past ``limit`` positions.
+
+            >>> [ending.word for ending in five.line().endings]
+            ['ghost', 'green']
+        """
         from ghostdb.store.answers import walks
 
         return walks.line(self, position, limit)
@@ -54,7 +85,14 @@ class Solution(Handle):
         for two players only.  From the start it is kept (see `ghostdb.store.answers.kept`:
         ``compute`` False raises NotWorkedOut when it is not kept yet; None: whether
         this store may write); from elsewhere it is walked, TooLarge past ``limit``
-        positions."""
+        positions.
+
+            >>> [ending.word for ending in five.strategy().endings]  # the second player's
+            ['ghost', 'tan']
+            >>> plan = five.strategy(player=0)  # the first player's: t, lost if answered a
+            >>> [(ending.word, ending.winner) for ending in plan.endings]
+            [('tan', 1), ('tree', 0)]
+        """
         from ghostdb.store.answers import plans, walks
 
         if not position:
@@ -63,14 +101,22 @@ class Solution(Handle):
 
     def opening_plans(self, *, compute: bool | None = None) -> list[OpeningPlans]:
         """For every first move, the winning plan of the player who wins from there
-        (kept, as `strategy` from the start is)."""
+        (kept, as `strategy` from the start is).
+
+            >>> [(o.move, [e.word for e in o.plans[1].endings]) for o in five.opening_plans()]
+            [('g', ['ghost']), ('t', ['tan'])]
+        """
         from ghostdb.store.answers import plans
 
         return plans.opening_plans(self, compute)
 
     def opening_plan_dicts(self, *, compute: bool | None = None) -> list[dict[str, Any]]:
         """`opening_plans` as plain dicts (the API's and ``openings --words --json``'s
-        form), read from what is kept without building the plans' trees."""
+        form), read from what is kept without building the plans' trees.
+
+            >>> [(o["move"], o["player_1"][0]["word"]) for o in five.opening_plan_dicts()]
+            [('g', 'ghost'), ('t', 'tan')]
+        """
         from ghostdb.store.answers import plans
 
         return plans.opening_plan_dicts(self, compute)
@@ -83,7 +129,12 @@ class Solution(Handle):
         changes the outcome there, and the fewest edits that do; worked out from the
         stored values on the first request and kept (see `ghostdb.store.answers.decisive`).
         With ``compute=False`` (None: when the store is read-only) an answer not kept
-        yet raises NotWorkedOut."""
+        yet raises NotWorkedOut.
+
+            >>> words = five.decisive()  # without tan, the first player would win
+            >>> words.outcome, words.fewest.delete, words.fewest.outcome
+            ('loss', ('tan',), 'win')
+        """
         from ghostdb.store.answers import decisive
 
         return decisive.decisive(
@@ -93,7 +144,13 @@ class Solution(Handle):
     # -- figures -----------------------------------------------------------------------------
 
     def summary(self, *, compute: bool | None = None) -> SolutionSummary:
-        """The headline figures (kept, as `strategy` from the start is)."""
+        """The headline figures: positions, who wins and how soon, the winning first moves
+        and the sizes of both players' plans (kept, as `strategy` from the start is).
+
+            >>> figures = five.summary()
+            >>> figures.fragment_count, figures.winner, figures.game_length
+            (19, 1, 5)
+        """
         from ghostdb.store.answers import figures
 
         return figures.summary(self, compute)
@@ -106,7 +163,13 @@ class Solution(Handle):
         seed: int | None = None,
         rng: random.Random | None = None,
     ) -> Match:
-        """A match from the start; ``players`` names each seat (see `ghostdb.play.engine`)."""
+        """A match from the start; ``players`` names each seat (see `ghostdb.play.engine`),
+        ``seed`` (or ``rng``) makes the computer seats' random choices.
+
+            >>> game = five.new_game(players="human,optimal", seed=1)
+            >>> game.play("t"), game.computer_move()
+            (Turn(player=0, move='t', fragment='t'), Turn(player=1, move='a', fragment='ta'))
+        """
         return self._matches(players)(rng or random.Random(seed))
 
     def _matches(self, players: str | Sequence[str]) -> Callable[[random.Random], Match]:
@@ -134,7 +197,12 @@ class Solution(Handle):
 
     def against(self, position: Position, seat: str) -> dict[str, Any]:
         """Each move at ``position`` valued against the ``common:N`` player ``seat``, who
-        moves next (see `ghostdb.play.vocabulary.against`)."""
+        moves next (see `ghostdb.play.vocabulary.against`).
+
+            >>> valued = five.against(five.lookup(), "common:3")  # knows green tree tries
+            >>> [(play["move"], play["outcome"], play["perfect_play"]) for play in valued["plays"]]
+            [('g', 'loss', 'loss'), ('t', 'win', 'loss')]
+        """
         from ghostdb.play.vocabulary import against, vocabulary_size
 
         if vocabulary_size(seat) is None:
@@ -159,7 +227,12 @@ class Solution(Handle):
 
     def choose(self, position: Position, strategy: str, rng: random.Random) -> Play:
         """The move a computer ``strategy`` makes at ``position`` (a `ghostdb play` seat:
-        the standard strategies, ``trap`` or ``common:N``), as a match's seat makes it."""
+        the standard strategies, ``trap`` or ``common:N``), as a match's seat makes it.
+
+            >>> import random
+            >>> five.choose(five.lookup("t"), "fastest", random.Random(1)).move
+            'a'
+        """
         from ghostdb.play.engine import choose
         from ghostdb.play.vocabulary import (
             choose_known,
@@ -180,7 +253,11 @@ class Solution(Handle):
         """Each ``common:N`` seat's vocabulary: the dictionary's N most common game words
         (wordfreq, in the dictionary's language; English if none was given at ingest;
         ranked once and kept: `ghostdb.store.answers.vocabularies`), the game over them solved
-        (see `ghostdb.play.vocabulary`)."""
+        (see `ghostdb.play.vocabulary`).
+
+            >>> five.vocabularies(["common:3"])["common:3"].words
+            ('green', 'tree', 'tries')
+        """
         from ghostdb.play.vocabulary import vocabulary, vocabulary_size
         from ghostdb.store.answers.vocabularies import common_words
 
@@ -195,7 +272,13 @@ class Solution(Handle):
 
     def rank_common_words(self, seats: Sequence[str]) -> None:
         """Rank and keep the words the ``common:N`` seats know, if they are not kept yet
-        (NotWorkedOut from a store that may not write: see `ghostdb.store.answers.vocabularies`)."""
+        (NotWorkedOut from a store that may not write: see
+        `ghostdb.store.answers.vocabularies`).
+
+            >>> five.rank_common_words(["common:5"])  # ranked and kept; returns None
+            >>> five.vocabularies(["common:5"])["common:5"].words  # from what is kept
+            ('green', 'tree', 'tries', 'ghost', 'tan')
+        """
         from ghostdb.play.vocabulary import vocabulary_size
         from ghostdb.store.answers.vocabularies import common_words
 
@@ -205,14 +288,23 @@ class Solution(Handle):
 
     def puzzle(self, difficulty: str | None = None, seed: int | None = None) -> dict[str, Any]:
         """A kept puzzle: a position where the mover has exactly one winning move (see
-        `ghostdb.store.answers.puzzles`), with its answer."""
+        `ghostdb.store.answers.puzzles`), with its answer.
+
+            >>> puzzle = five.puzzle(seed=1)
+            >>> puzzle["position"], puzzle["moves"], puzzle["answer"], puzzle["word"]
+            ('t', ['a', 'r'], 'a', 'tan')
+        """
         from ghostdb.store.answers.puzzles import puzzle
 
         return puzzle(self, difficulty, seed)
 
     def analyse(self, moves: Sequence[str], start: str = "") -> Analysis:
         """A played game's moves judged by the stored values (see `ghostdb.play.analysis`);
-        BadMove naming the first move that is not one."""
+        BadMove naming the first move that is not one.
+
+            >>> [(r.move, r.verdict) for r in five.analyse(["t", "r", "e", "e"]).reviews]
+            [('t', 'good'), ('r', 'blunder'), ('e', 'best'), ('e', 'best')]
+        """
         from ghostdb.play.analysis import analyse
 
         return analyse(self.name, self.game, self.lookup, moves, start)
@@ -223,7 +315,13 @@ class Solution(Handle):
         games: int = 100,
         seed: int | None = None,
     ) -> SelfPlay:
-        """``games`` games between computer players, tallied."""
+        """``games`` games between computer players, tallied: each seat's wins and losses,
+        and the words the games ended on.
+
+            >>> tally = five.selfplay("optimal,optimal", games=10, seed=1)
+            >>> tally.wins, tally.final_words
+            ((0, 10), {'ghost': 4, 'green': 6})
+        """
         from ghostdb.play.engine import parse_players, selfplay
 
         seats = parse_players(players)

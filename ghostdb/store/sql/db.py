@@ -476,3 +476,15 @@ def inspect_schema(url: str | None) -> SchemaState:
         raise DatabaseError(describe(exc, str(engine.url))) from exc
     finally:
         engine.dispose()
+
+
+def missing_file(url: str | None) -> str | None:
+    """The file of SQLite ``url`` (see `resolve_url`) if it does not exist; None for one
+    that does, another database or a URL `open_engine` refuses."""
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        path = sqlite_path(resolve_url(url))
+    except (ArgumentError, ValueError):  # a malformed URL: open_engine says what is wrong
+        return None
+    return None if path is None or path.exists() else str(path)
