@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ghostdb.strategies import Strategy
+    from ghostdb.strategies import PlanSize, Strategy
     from ghostdb.values import Outcome
 
 
@@ -78,19 +78,6 @@ class SolutionInfo:
     seconds: float | None
     has_plans: bool
     error: str | None
-
-
-@dataclass(frozen=True)
-class PlanSize:
-    """The stored rank of a player's best plan from the start: lossiness (0 all outcomes
-    won, 1 mixed, 2 all lost), how many outcomes and their letters."""
-
-    lossiness: int
-    outcomes: int
-    letters: int
-
-    def as_dict(self) -> dict[str, int]:
-        return {"lossiness": self.lossiness, "outcomes": self.outcomes, "letters": self.letters}
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ghostdb.games.registry import game_of
-from ghostdb.records import PlanSize
 from ghostdb.values import Outcome
 
 
@@ -96,6 +95,19 @@ class Ending:
             "completed_by": self.completed_by,
             "winner": self.winner,
         }
+
+
+@dataclass(frozen=True)
+class PlanSize:
+    """The stored rank of a player's best plan from the start: lossiness (0 all outcomes
+    won, 1 mixed, 2 all lost), how many outcomes and their letters."""
+
+    lossiness: int
+    outcomes: int
+    letters: int
+
+    def as_dict(self) -> dict[str, int]:
+        return {"lossiness": self.lossiness, "outcomes": self.outcomes, "letters": self.letters}
 
 
 @dataclass(frozen=True)

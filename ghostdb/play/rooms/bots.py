@@ -33,7 +33,8 @@ from ghostdb.games.base import FLIP, LOSS
 from ghostdb.games.registry import parse_rules
 from ghostdb.play.analysis import mover_values
 from ghostdb.play.engine import TWO_PLAYER_ONLY
-from ghostdb.play.rooms.referee import MAX_POSITION, Judge
+from ghostdb.play.rooms.judge import Judge
+from ghostdb.play.rooms.referee import MAX_POSITION
 from ghostdb.play.rooms.state import ANSWER, HUMAN, PLAYING, RoomState
 from ghostdb.play.vocabulary import Vocabulary, known_choices, vocabulary_size
 from ghostdb.values import Play, Position

@@ -30,11 +30,12 @@ game's end decides the winners (nobody, for a tie or a repeated position).
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Any
 
 from ghostdb.errors import BadFragment, BadMove, GhostdbError
 from ghostdb.games.base import Game
+from ghostdb.play.rooms.judge import Judge
 from ghostdb.play.rooms.state import (
     ANSWER,
     HUMAN,
@@ -69,32 +70,6 @@ class Refused(GhostdbError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
-
-
-class Judge(Protocol):
-    """What the referee asks of the room's stored solution."""
-
-    game: Game
-
-    def position(self, key: str) -> Position | None:
-        """The stored position at ``key`` with its plays; None where none is stored (in a
-        word game: a position no word can become, a bluff)."""
-        ...
-
-    def is_word(self, word: str) -> bool:
-        """Whether ``word`` is in the room's dictionary."""
-        ...
-
-    def graded(self, players: int) -> Callable[[str], Position | None] | None:
-        """Lookups in the solution of the room's rules for ``players`` seats, which grade
-        a round played by that many (None: not solved for that many)."""
-        ...
-
-    def word_for(self, strategy: str, key: str) -> str | None:
-        """A word that a seat playing ``strategy`` knows and the position at ``key`` can
-        become (None: it knows none): with ``optimal``, the word the stored best line
-        ends on, which the verdicts name when a challenge was wrong."""
-        ...
 
 
 # -- a new room --------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from ghostdb.play.rooms.state import ANSWER
 from ghostdb.values import Position
 
 if TYPE_CHECKING:
-    from ghostdb.play.rooms.referee import Judge
+    from ghostdb.play.rooms.judge import Judge
     from ghostdb.play.rooms.state import Event, RoomState, Round
 
 Lookup = Callable[[str], Position | None]

@@ -18,9 +18,9 @@ from ghostdb.store.sql import queries as q
 from ghostdb.store.sql.schema import positions
 
 if TYPE_CHECKING:
-    from ghostdb.records import PlanSize, ReportRow, SolutionSummary
+    from ghostdb.records import ReportRow, SolutionSummary
     from ghostdb.store.answers.handle import Handle
-    from ghostdb.strategies import Strategy
+    from ghostdb.strategies import PlanSize, Strategy
 
 from ghostdb.store.answers.kept import SUMMARY, Census, may_compute
 from ghostdb.store.answers.plans import start_plan

@@ -41,9 +41,9 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
 
     from ghostdb.games.base import RuleSet
-    from ghostdb.records import PlanSize, SolutionSummary
+    from ghostdb.records import SolutionSummary
     from ghostdb.store.answers.handle import Handle
-    from ghostdb.strategies import Node, Strategy
+    from ghostdb.strategies import Node, PlanSize, Strategy
 
 
 SUMMARY, OPENINGS, COMPARE = "summary", "openings", "compare"
@@ -232,7 +232,7 @@ def summary_from(body: dict[str, Any]) -> SolutionSummary:
 
 
 def _plan_size(body: dict[str, int]) -> PlanSize:
-    from ghostdb.records import PlanSize
+    from ghostdb.strategies import PlanSize
 
     return PlanSize(body["lossiness"], body["outcomes"], body["letters"])
 
@@ -261,8 +261,7 @@ def strategy_body(s: Strategy) -> dict[str, Any]:
 def strategy_from(body: dict[str, Any], rules: RuleSet) -> Strategy:
     """A kept plan; its endings are its tree's, and its rank is the one stored (a plan's
     tree agrees with it: its outcomes and their letters)."""
-    from ghostdb.records import PlanSize
-    from ghostdb.strategies import Strategy, endings
+    from ghostdb.strategies import PlanSize, Strategy, endings
 
     tree = node_from(body["tree"])
     rank = PlanSize(body["lossiness"], body["outcomes"], body["letters"])

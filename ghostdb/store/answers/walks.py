@@ -38,9 +38,9 @@ from ghostdb.strategies import Lines, Node, Strategy, endings
 
 if TYPE_CHECKING:
     from ghostdb.games.base import Game, RuleSet
-    from ghostdb.records import PlanSize
     from ghostdb.store.answers.handle import Handle
     from ghostdb.store.answers.lookups import Lookups, SolutionRef
+    from ghostdb.strategies import PlanSize
     from ghostdb.values import Play, Position
 
 Follow = Callable[["Position", int], list["Play"]]
@@ -255,7 +255,7 @@ def plan_sizes(
     opponent-to-move rank of the position that move leads to; at a final position the
     game is over and the one outcome is the same word, lost by the other player.
     """
-    from ghostdb.records import PlanSize
+    from ghostdb.strategies import PlanSize
 
     here = _plan_row(conn, solution_id, game, start.fragment)
     if here is None:

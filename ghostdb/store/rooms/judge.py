@@ -1,5 +1,5 @@
 """The store's side of a room: what the referee, the verdicts and the computer seats ask
-of the room's published solution (`ghostdb.play.rooms.referee.Judge` and
+of the room's published solution (`ghostdb.play.rooms.judge.Judge` and
 `ghostdb.play.rooms.bots.Seats`, which `StoreJudge` is).
 
 Every question is a lookup: a position is one indexed read of the positions table (as

@@ -28,7 +28,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ghostdb.errors import Stale
-from ghostdb.play.rooms.referee import Judge, Refused, decide, join, new_room, start_if_ready
+from ghostdb.play.rooms.judge import Judge
+from ghostdb.play.rooms.referee import Refused, decide, join, new_room, start_if_ready
 from ghostdb.play.rooms.state import OVER, Event, RoomState
 from ghostdb.store.rooms.judge import judge_for
 from ghostdb.store.rooms.log import token_hash

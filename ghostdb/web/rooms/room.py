@@ -18,7 +18,8 @@ from typing import Any
 
 from ghostdb.errors import GhostdbError
 from ghostdb.play.rooms import bots
-from ghostdb.play.rooms.referee import Judge, Refused, decide, whose_turn
+from ghostdb.play.rooms.judge import Judge
+from ghostdb.play.rooms.referee import Refused, decide, whose_turn
 from ghostdb.play.rooms.state import Event, RoomState
 from ghostdb.web.rooms.limits import MAX_BEHIND
 from ghostdb.web.rooms.wire import Client
