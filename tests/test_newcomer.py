@@ -232,3 +232,24 @@ def test_players_is_a_count_everywhere_and_seats_the_list(five: Path) -> None:
     assert code == 1 and err.count("\n") == 1 and "--seats names 2 seats" in err
     guide = (ROOT / "docs" / "guide" / "play.md").read_text()
     assert "older spelling of `--seats`" in guide
+
+
+# -- verify FILE accounts for every position -----------------------------------------------
+
+
+def test_verify_of_a_pack_says_the_positions_it_did_not_check_are_final(
+    five: Path, tmp_path: Path
+) -> None:
+    pack = tmp_path / "five.ghostpack"
+    assert run("pack", "five", "-o", str(pack), db=five)[0] == 0
+    code, out, _ = run("verify", str(pack), "--json", db=five)
+    found = json.loads(out)
+    assert code == 0 and found["final"] > 0
+    assert found["checked_from_moves"] + found["final"] == found["positions"]
+    code, out, _ = run("verify", str(pack), db=five)
+    assert code == 0
+    assert (
+        f"{found['checked_from_moves']} positions agree with their moves; "
+        f"the other {found['final']} are final, valued by the rules; "
+        "and every position agrees with the store" in out
+    )
