@@ -253,3 +253,15 @@ def test_verify_of_a_pack_says_the_positions_it_did_not_check_are_final(
         f"the other {found['final']} are final, valued by the rules; "
         "and every position agrees with the store" in out
     )
+
+
+# -- an unknown name's suggestion is one that works ----------------------------------------
+
+
+def test_an_unknown_dictionary_suggests_an_ingest_only_under_a_usable_name(five: Path) -> None:
+    code, _, err = run("lookup", "", "q", db=five)
+    assert code == 1 and err.count("\n") == 1 and "--name" not in err and "empty" in err, err
+    code, _, err = run("lookup", "a b", "q", db=five)
+    assert code == 1 and "--name" not in err and "ghostdb dictionaries" in err, err
+    code, _, err = run("lookup", "nosuch", "q", db=five)
+    assert code == 1 and "`ghostdb ingest PATH --name nosuch` adds one" in err, err
