@@ -265,3 +265,24 @@ def test_an_unknown_dictionary_suggests_an_ingest_only_under_a_usable_name(five:
     assert code == 1 and "--name" not in err and "ghostdb dictionaries" in err, err
     code, _, err = run("lookup", "nosuch", "q", db=five)
     assert code == 1 and "`ghostdb ingest PATH --name nosuch` adds one" in err, err
+
+
+# -- the manual says where its word lists come from ----------------------------------------
+
+
+def test_the_manual_says_where_enable_comes_from_before_using_it() -> None:
+    """ENABLE is read from ../shared/wordlists/, which a reader outside this project's
+    layout does not have: the first page to use it says what it is and where it comes
+    from, and no recipe to copy (a ```sh block) names that path."""
+    nav = re.findall(
+        r"^\s*- (?:[^:\n]+: )?([\w/.-]+\.md)$", (ROOT / "mkdocs.yml").read_text(), re.M
+    )
+    pages = [ROOT / "docs" / page for page in nav]
+    first = next(p for p in pages if "../shared/wordlists/" in p.read_text())
+    text = first.read_text()
+    said = text.find("aa2f7a2d2a38adb0faefc564d3eae7ef243048c9955d77afb7a86c366b4a8482")
+    assert 0 <= said < text.index("../shared/wordlists/"), first
+    assert "builtin:web2" in text[: said + 1000]
+    for page in pages:
+        for block in re.findall(r"```sh\n(.*?)```", page.read_text(), re.S):
+            assert "../shared/" not in block, page
