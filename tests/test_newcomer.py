@@ -286,3 +286,30 @@ def test_the_manual_says_where_enable_comes_from_before_using_it() -> None:
     for page in pages:
         for block in re.findall(r"```sh\n(.*?)```", page.read_text(), re.S):
             assert "../shared/" not in block, page
+
+
+# -- the manual's build and the offline site do not share a folder -------------------------
+
+
+def test_the_manual_builds_elsewhere_than_the_offline_sites_folder() -> None:
+    """`mkdocs build` wrote ./site, the folder `ghostdb export site -o site` makes."""
+    config = (ROOT / "mkdocs.yml").read_text()
+    found = re.search(r"^site_dir: *(\S+)", config, re.M)
+    assert found and Path(found[1]).parts[0] not in ("site", "offline-site")
+    assert f"`{found[1]}/`" in (ROOT / "README.md").read_text()
+
+
+# -- the packs the pages write are the files .gitignore ignores ----------------------------
+
+
+def test_every_pack_file_the_pages_name_is_one_gitignore_ignores() -> None:
+    ignored = (ROOT / ".gitignore").read_text().split()
+    assert "*.ghostpack" in ignored
+    pages = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]
+    named = {
+        found
+        for page in pages
+        for found in re.findall(r"(?<![\w.])[\w-]+\.\w*pack\b", page.read_text())
+        if found not in ("ghostdb.pack", "store.pack")  # the package and a method: no files
+    }
+    assert named and all(n.endswith(".ghostpack") for n in named), sorted(named)
