@@ -7,11 +7,13 @@ README, the manual and the commands, with a test that it stays smooth."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,8 +27,13 @@ PYTHON = shutil.which("python3")
 
 @pytest.mark.slow
 @pytest.mark.long  # a fresh virtual environment installed
-@pytest.mark.skipif(PYTHON is None, reason="no python3 on PATH to stand for a bare Python")
-@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout to clone")
+@pytest.mark.skipif(
+    PYTHON is None, reason="needs python3 on PATH for a bare Python: apt-get install python3"
+)
+@pytest.mark.skipif(
+    not (ROOT / ".git").exists(),
+    reason="needs a git checkout to clone: run it in a git clone of ghostdb",
+)
 def test_the_readmes_main_job_on_a_fresh_clone(tmp_path: Path) -> None:
     clone = tmp_path / "ghostdb"
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
@@ -313,3 +320,43 @@ def test_every_pack_file_the_pages_name_is_one_gitignore_ignores() -> None:
         if found not in ("ghostdb.pack", "store.pack")  # the package and a method: no files
     }
     assert named and all(n.endswith(".ghostpack") for n in named), sorted(named)
+
+
+# -- a skipped test says how to run it -----------------------------------------------------
+
+HOW_TO_ENABLE = ("pip install", "apt-get install", "needs root", "git clone")
+"""What a skip's reason names so that its reader can run the test: what to install, that
+it takes root, or a clone.  (The PostgreSQL skip gives conftest.POSTGRES_SKIP, which names both
+the URL's form and the driver to install.)"""
+CANNOT_BE_ENABLED = ("the C library is not glibc", "cannot mount a tmpfs here", "cannot make")
+"""Skips for what the machine is, which nothing installed changes."""
+
+
+def skip_reasons() -> Iterator[tuple[str, int, str]]:
+    """(file, line, reason) of every skip in the tests: pytest.skip(reason),
+    pytest.importorskip(module, reason=…) and skipif(…, reason=…); the reason as written
+    (a name such as POSTGRES_SKIP, or the text of a string or an f-string)."""
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            kind = node.func.attr
+            if kind not in ("skip", "importorskip", "skipif"):
+                continue
+            given = {k.arg: k.value for k in node.keywords}
+            reason = given.get("reason", node.args[0] if kind == "skip" and node.args else None)
+            text = "" if reason is None else ast.unparse(reason)
+            yield path.name, node.lineno, text
+
+
+def test_every_skip_says_how_to_run_the_test() -> None:
+    reasons = list(skip_reasons())
+    assert len(reasons) > 20
+    for file, line, reason in reasons:
+        if reason == "POSTGRES_SKIP" or any(c in reason for c in CANNOT_BE_ENABLED):
+            continue
+        assert any(h in reason for h in HOW_TO_ENABLE), f"{file}:{line}: {reason or 'no reason'}"
+    from conftest import POSTGRES_SKIP
+
+    assert POSTGRES_SKIP.startswith("GHOSTDB_TEST_POSTGRES_URL is not set")  # .ci/run's grep
+    assert "postgresql+psycopg://" in POSTGRES_SKIP and "[dev,postgres]" in POSTGRES_SKIP
