@@ -360,3 +360,31 @@ def test_every_skip_says_how_to_run_the_test() -> None:
 
     assert POSTGRES_SKIP.startswith("GHOSTDB_TEST_POSTGRES_URL is not set")  # .ci/run's grep
     assert "postgresql+psycopg://" in POSTGRES_SKIP and "[dev,postgres]" in POSTGRES_SKIP
+
+
+# -- the served API's forms offer the names the store holds --------------------------------
+
+
+def test_the_served_api_docs_offer_the_names_the_store_holds(five: Path, tmp_path: Path) -> None:
+    """The /docs page's forms send a path's example when its field is left empty: over a
+    store without enable1 they named enable1 and answered 404."""
+    from conftest import write_list
+    from fastapi.testclient import TestClient
+
+    from ghostdb.web import create_app
+
+    with open_store(five) as store:
+        store.ingest(write_list(tmp_path, "ghost green tan", "three"))
+        store.solve("three")
+        store.solve("chopsticks")
+    with open_store(five) as store, TestClient(create_app(store)) as client:
+        spec = client.get("/openapi.json").json()
+        position = spec["paths"]["/api/{name}/position"]["get"]["parameters"]
+        name = next(p for p in position if p["name"] == "name")
+        assert name["schema"]["examples"] == ["five", "three", "chopsticks"]
+        pool = spec["paths"]["/api/{name}/decisive"]["get"]["parameters"]
+        assert next(p for p in pool if p["name"] == "pool")["schema"]["examples"] == ["three"]
+        first = name["schema"]["examples"][0]
+        assert client.get(f"/api/{first}/position").status_code == 200  # the form's request
+    served = json.dumps(spec)
+    assert "enable1" not in served and "twl06" not in served
