@@ -7,6 +7,12 @@ it refines, so callers can catch either.
 
 from __future__ import annotations
 
+import re
+
+USABLE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+"""The form of a name a dictionary can be given (``ingest --name``, checked by the store):
+only such a name is worth suggesting to ingest under."""
+
 
 class GhostdbError(Exception):
     """Base class: a user-facing error with a one-line message."""
@@ -25,9 +31,17 @@ class UnknownDictionary(GhostdbError, KeyError):
 
     @classmethod
     def named(cls, name: str) -> UnknownDictionary:
+        listed = "`ghostdb dictionaries` lists them (and `ghostdb games` the games)"
+        if not name.strip():  # `lookup "" q`: an ingest --name of nothing would not help
+            return cls(f"the dictionary's name is empty: name a stored one; {listed}")
+        if not USABLE_NAME.fullmatch(name):
+            return cls(
+                f"no dictionary named {name!r} is stored, nor can be (a name is letters, "
+                f"digits, '.', '_' and '-'): {listed}"
+            )
         return cls(
-            f"no dictionary named {name!r} is stored: `ghostdb dictionaries` lists them "
-            f"(and `ghostdb games` the games), `ghostdb ingest PATH --name {name}` adds one"
+            f"no dictionary named {name!r} is stored: {listed}, "
+            f"`ghostdb ingest PATH --name {name}` adds one"
         )
 
     def __str__(self) -> str:  # KeyError would quote the message

@@ -18,6 +18,14 @@ from ghostdb import Rules, Store, open_store
 from ghostdb.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
+POSTGRES_SKIP = (
+    "GHOSTDB_TEST_POSTGRES_URL is not set: to run this, point it at a scratch PostgreSQL "
+    "database (the tests drop its tables), e.g. GHOSTDB_TEST_POSTGRES_URL="
+    "'postgresql+psycopg://USER:PASSWORD@HOST/DB' or 'postgresql+psycopg://USER@/DB?host="
+    "/run/postgresql', with the driver installed: pip install -e '.[dev,postgres]' "
+    "(.ci/run starts a server)"
+)
+"""Why a PostgreSQL test is skipped, and how to run it (.ci/run greps its first words)."""
 SHARED_WORDLISTS = ROOT.parent / "shared" / "wordlists"
 OWN_WORDLISTS = ROOT / "wordlists"
 

@@ -36,7 +36,9 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-playwright_api = pytest.importorskip("playwright.sync_api")
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="needs Playwright: pip install -e '.[dev]'"
+)
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium: apt-get install chromium"),

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import OWN_WORDLISTS, reset_postgres
+from conftest import OWN_WORDLISTS, POSTGRES_SKIP, reset_postgres
 from sqlalchemy import func, select
 
 from ghostdb import Rules, open_store
@@ -29,7 +29,7 @@ BACKENDS = [
     "sqlite",
     pytest.param(
         "postgresql",
-        marks=pytest.mark.skipif(not PG_URL, reason="GHOSTDB_TEST_POSTGRES_URL is not set"),
+        marks=pytest.mark.skipif(not PG_URL, reason=POSTGRES_SKIP),
     ),
 ]
 pytestmark = pytest.mark.slow
@@ -215,7 +215,7 @@ def test_processes_opening_a_fresh_database_at_once(backend: str, tmp_path: Path
 def test_a_writer_waits_for_the_lock_and_says_so_on_a_terminal(tmp_path: Path) -> None:
     """While another process holds the write lock an ingest waits (saying so once on a
     terminal), then goes on as soon as the lock is free."""
-    pexpect = pytest.importorskip("pexpect")
+    pexpect = pytest.importorskip("pexpect", reason="needs pexpect: pip install -e '.[dev]'")
     db = tmp_path / "ghost.db"
     with open_store(str(db), create=True) as store:
         store.ingest(OWN_WORDLISTS / "five.txt")

@@ -16,7 +16,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import reset_postgres, shared_list
+from conftest import POSTGRES_SKIP, reset_postgres, shared_list
 
 from ghostdb import Rules, open_store
 
@@ -65,7 +65,7 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "ghost.db")
     if not PG_URL:
-        pytest.skip("GHOSTDB_TEST_POSTGRES_URL is not set")
+        pytest.skip(POSTGRES_SKIP)
     reset_postgres(PG_URL)
     return PG_URL
 

@@ -44,11 +44,12 @@ def shown(test: doctest.DocTest) -> str:
 DOCSTRINGS = docstrings()
 
 NEEDS = {
-    "Store.export_parquet": "pyarrow",  # the parquet extra
-    "Solution.against": "wordfreq",  # the freq extra: common:N players
-    "Solution.vocabularies": "wordfreq",
-    "Solution.rank_common_words": "wordfreq",
+    "Store.export_parquet": ("pyarrow", "parquet"),
+    "Solution.against": ("wordfreq", "freq"),  # common:N players
+    "Solution.vocabularies": ("wordfreq", "freq"),
+    "Solution.rank_common_words": ("wordfreq", "freq"),
 }
+"""The examples that need an extra: (the module, the extra that installs it)."""
 """The examples that need an optional extra (the dev extra has them all)."""
 
 
@@ -89,7 +90,8 @@ def test_the_example_prints_what_it_shows(
     skipped = [e.source for e in test.examples if e.options.get(doctest.SKIP)]
     assert not skipped, f"{test.name}: examples that never run: {skipped}"
     if shown(test) in NEEDS:
-        pytest.importorskip(NEEDS[shown(test)])
+        module, extra = NEEDS[shown(test)]
+        pytest.importorskip(module, reason=f"pip install -e '.[{extra}]' to run it")
     results, report = run_examples(test, five_db, tmp_path, monkeypatch)
     assert results.attempted == len(test.examples)
     assert results.failed == 0, report

@@ -14,8 +14,12 @@ from ghostdb import Rules, Store, open_store
 from ghostdb.games.ghost.rules import Variant
 from ghostdb.games.registry import GAMES, default_rules
 
-pq = pytest.importorskip("pyarrow.parquet", reason="the Parquet export needs pyarrow")
-duckdb = pytest.importorskip("duckdb", reason="the manual's query needs duckdb")
+pq = pytest.importorskip(
+    "pyarrow.parquet", reason="the Parquet export needs pyarrow: pip install -e '.[dev]'"
+)
+duckdb = pytest.importorskip(
+    "duckdb", reason="the manual's query needs duckdb: pip install -e '.[dev]'"
+)
 
 
 def test_every_game_exports_every_position_as_the_store_holds_it(tmp_path: Path) -> None:

@@ -7,11 +7,13 @@ README, the manual and the commands, with a test that it stays smooth."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,8 +27,13 @@ PYTHON = shutil.which("python3")
 
 @pytest.mark.slow
 @pytest.mark.long  # a fresh virtual environment installed
-@pytest.mark.skipif(PYTHON is None, reason="no python3 on PATH to stand for a bare Python")
-@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout to clone")
+@pytest.mark.skipif(
+    PYTHON is None, reason="needs python3 on PATH for a bare Python: apt-get install python3"
+)
+@pytest.mark.skipif(
+    not (ROOT / ".git").exists(),
+    reason="needs a git checkout to clone: run it in a git clone of ghostdb",
+)
 def test_the_readmes_main_job_on_a_fresh_clone(tmp_path: Path) -> None:
     clone = tmp_path / "ghostdb"
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
@@ -232,3 +239,152 @@ def test_players_is_a_count_everywhere_and_seats_the_list(five: Path) -> None:
     assert code == 1 and err.count("\n") == 1 and "--seats names 2 seats" in err
     guide = (ROOT / "docs" / "guide" / "play.md").read_text()
     assert "older spelling of `--seats`" in guide
+
+
+# -- verify FILE accounts for every position -----------------------------------------------
+
+
+def test_verify_of_a_pack_says_the_positions_it_did_not_check_are_final(
+    five: Path, tmp_path: Path
+) -> None:
+    pack = tmp_path / "five.ghostpack"
+    assert run("pack", "five", "-o", str(pack), db=five)[0] == 0
+    code, out, _ = run("verify", str(pack), "--json", db=five)
+    found = json.loads(out)
+    assert code == 0 and found["final"] > 0
+    assert found["checked_from_moves"] + found["final"] == found["positions"]
+    code, out, _ = run("verify", str(pack), db=five)
+    assert code == 0
+    assert (
+        f"{found['checked_from_moves']} positions agree with their moves; "
+        f"the other {found['final']} are final, valued by the rules; "
+        "and every position agrees with the store" in out
+    )
+
+
+# -- an unknown name's suggestion is one that works ----------------------------------------
+
+
+def test_an_unknown_dictionary_suggests_an_ingest_only_under_a_usable_name(five: Path) -> None:
+    code, _, err = run("lookup", "", "q", db=five)
+    assert code == 1 and err.count("\n") == 1 and "--name" not in err and "empty" in err, err
+    code, _, err = run("lookup", "a b", "q", db=five)
+    assert code == 1 and "--name" not in err and "ghostdb dictionaries" in err, err
+    code, _, err = run("lookup", "nosuch", "q", db=five)
+    assert code == 1 and "`ghostdb ingest PATH --name nosuch` adds one" in err, err
+
+
+# -- the manual says where its word lists come from ----------------------------------------
+
+
+def test_the_manual_says_where_enable_comes_from_before_using_it() -> None:
+    """ENABLE is read from ../shared/wordlists/, which a reader outside this project's
+    layout does not have: the first page to use it says what it is and where it comes
+    from, and no recipe to copy (a ```sh block) names that path."""
+    nav = re.findall(
+        r"^\s*- (?:[^:\n]+: )?([\w/.-]+\.md)$", (ROOT / "mkdocs.yml").read_text(), re.M
+    )
+    pages = [ROOT / "docs" / page for page in nav]
+    first = next(p for p in pages if "../shared/wordlists/" in p.read_text())
+    text = first.read_text()
+    said = text.find("aa2f7a2d2a38adb0faefc564d3eae7ef243048c9955d77afb7a86c366b4a8482")
+    assert 0 <= said < text.index("../shared/wordlists/"), first
+    assert "builtin:web2" in text[: said + 1000]
+    for page in pages:
+        for block in re.findall(r"```sh\n(.*?)```", page.read_text(), re.S):
+            assert "../shared/" not in block, page
+
+
+# -- the manual's build and the offline site do not share a folder -------------------------
+
+
+def test_the_manual_builds_elsewhere_than_the_offline_sites_folder() -> None:
+    """`mkdocs build` wrote ./site, the folder `ghostdb export site -o site` makes."""
+    config = (ROOT / "mkdocs.yml").read_text()
+    found = re.search(r"^site_dir: *(\S+)", config, re.M)
+    assert found and Path(found[1]).parts[0] not in ("site", "offline-site")
+    assert f"`{found[1]}/`" in (ROOT / "README.md").read_text()
+
+
+# -- the packs the pages write are the files .gitignore ignores ----------------------------
+
+
+def test_every_pack_file_the_pages_name_is_one_gitignore_ignores() -> None:
+    ignored = (ROOT / ".gitignore").read_text().split()
+    assert "*.ghostpack" in ignored
+    pages = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]
+    named = {
+        found
+        for page in pages
+        for found in re.findall(r"(?<![\w.])[\w-]+\.\w*pack\b", page.read_text())
+        if found not in ("ghostdb.pack", "store.pack")  # the package and a method: no files
+    }
+    assert named and all(n.endswith(".ghostpack") for n in named), sorted(named)
+
+
+# -- a skipped test says how to run it -----------------------------------------------------
+
+HOW_TO_ENABLE = ("pip install", "apt-get install", "needs root", "git clone")
+"""What a skip's reason names so that its reader can run the test: what to install, that
+it takes root, or a clone.  (The PostgreSQL skip gives conftest.POSTGRES_SKIP, which names both
+the URL's form and the driver to install.)"""
+CANNOT_BE_ENABLED = ("the C library is not glibc", "cannot mount a tmpfs here", "cannot make")
+"""Skips for what the machine is, which nothing installed changes."""
+
+
+def skip_reasons() -> Iterator[tuple[str, int, str]]:
+    """(file, line, reason) of every skip in the tests: pytest.skip(reason),
+    pytest.importorskip(module, reason=…) and skipif(…, reason=…); the reason as written
+    (a name such as POSTGRES_SKIP, or the text of a string or an f-string)."""
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            kind = node.func.attr
+            if kind not in ("skip", "importorskip", "skipif"):
+                continue
+            given = {k.arg: k.value for k in node.keywords}
+            reason = given.get("reason", node.args[0] if kind == "skip" and node.args else None)
+            text = "" if reason is None else ast.unparse(reason)
+            yield path.name, node.lineno, text
+
+
+def test_every_skip_says_how_to_run_the_test() -> None:
+    reasons = list(skip_reasons())
+    assert len(reasons) > 20
+    for file, line, reason in reasons:
+        if reason == "POSTGRES_SKIP" or any(c in reason for c in CANNOT_BE_ENABLED):
+            continue
+        assert any(h in reason for h in HOW_TO_ENABLE), f"{file}:{line}: {reason or 'no reason'}"
+    from conftest import POSTGRES_SKIP
+
+    assert POSTGRES_SKIP.startswith("GHOSTDB_TEST_POSTGRES_URL is not set")  # .ci/run's grep
+    assert "postgresql+psycopg://" in POSTGRES_SKIP and "[dev,postgres]" in POSTGRES_SKIP
+
+
+# -- the served API's forms offer the names the store holds --------------------------------
+
+
+def test_the_served_api_docs_offer_the_names_the_store_holds(five: Path, tmp_path: Path) -> None:
+    """The /docs page's forms send a path's example when its field is left empty: over a
+    store without enable1 they named enable1 and answered 404."""
+    from conftest import write_list
+    from fastapi.testclient import TestClient
+
+    from ghostdb.web import create_app
+
+    with open_store(five) as store:
+        store.ingest(write_list(tmp_path, "ghost green tan", "three"))
+        store.solve("three")
+        store.solve("chopsticks")
+    with open_store(five) as store, TestClient(create_app(store)) as client:
+        spec = client.get("/openapi.json").json()
+        position = spec["paths"]["/api/{name}/position"]["get"]["parameters"]
+        name = next(p for p in position if p["name"] == "name")
+        assert name["schema"]["examples"] == ["five", "three", "chopsticks"]
+        pool = spec["paths"]["/api/{name}/decisive"]["get"]["parameters"]
+        assert next(p for p in pool if p["name"] == "pool")["schema"]["examples"] == ["three"]
+        first = name["schema"]["examples"][0]
+        assert client.get(f"/api/{first}/position").status_code == 200  # the form's request
+    served = json.dumps(spec)
+    assert "enable1" not in served and "twl06" not in served

@@ -178,7 +178,9 @@ def test_dot_output(five: Path) -> None:
     ]
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz `dot` is not installed")
+@pytest.mark.skipif(
+    shutil.which("dot") is None, reason="needs Graphviz `dot`: apt-get install graphviz"
+)
 def test_dot_draws_with_graphviz(five: Path) -> None:
     with open_store(str(five)) as store:
         store.solve("five", Rules(Variant.SUPERDUPER))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from brute import brute_force
-from conftest import OWN_WORDLISTS, reset_postgres, write_list
+from conftest import OWN_WORDLISTS, POSTGRES_SKIP, reset_postgres, write_list
 from sqlalchemy import select, text
 
 from ghostdb import Rules, Store, open_store
@@ -24,7 +24,7 @@ from ghostdb.store.sql.schema import positions
 
 PG_URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL", "")
 pytestmark = [
-    pytest.mark.skipif(not PG_URL, reason="GHOSTDB_TEST_POSTGRES_URL is not set"),
+    pytest.mark.skipif(not PG_URL, reason=POSTGRES_SKIP),
     pytest.mark.slow,
 ]
 

@@ -192,7 +192,7 @@ def test_a_path_may_be_text(store: Store, tmp_path: Path, monkeypatch: pytest.Mo
     assert store.pack("five", "ghost/3", "five.ghostpack")[0] > 0
     with open_pack("five.ghostpack") as opened:
         assert opened.probe("gh").rules == "ghost/3"
-    pytest.importorskip("pyarrow")
+    pytest.importorskip("pyarrow", reason="needs pyarrow: pip install -e '.[dev]'")
     written, rows = store.export_parquet("five", "ghost/3", "out")
     assert written.is_file() and rows > 0
 

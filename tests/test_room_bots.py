@@ -191,7 +191,9 @@ def test_a_challenged_seat_names_a_word_the_fragment_can_become(
 
 
 def test_a_common_seat_challenges_what_it_knows_no_word_for(judge: StoreJudge) -> None:
-    pytest.importorskip("wordfreq", reason="common:N players need wordfreq")
+    pytest.importorskip(
+        "wordfreq", reason="common:N players need wordfreq: pip install 'ghostdb[freq]'"
+    )
     known = judge.vocabulary("common:500")
     assert known is not None and len(known.words) == 500
     pairs = [a + b for a in "abcdefghijklmnopqrstuvwxyz" for b in "abcdefghijklmnopqrstuvwxyz"]
@@ -278,7 +280,9 @@ def test_computers_play_a_match_on_enable_to_its_end(judge: StoreJudge, seats: l
     ends with one winner; the seats that know the whole dictionary challenge only
     bluffs and answer only with valid words."""
     if any(s.startswith("common:") for s in seats):
-        pytest.importorskip("wordfreq", reason="common:N players need wordfreq")
+        pytest.importorskip(
+            "wordfreq", reason="common:N players need wordfreq: pip install 'ghostdb[freq]'"
+        )
     log: list[dict] = []
     state = new_room(judge, seats, seed=11, log=log)
     play_out(state, judge, log)

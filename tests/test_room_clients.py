@@ -45,7 +45,7 @@ def test_join_through_a_pipe_concedes_and_the_computer_wins(server: Server) -> N
 
 
 def test_join_in_a_terminal_plays_a_letter_against_the_computer(server: Server) -> None:  # noqa: F811
-    pexpect = pytest.importorskip("pexpect")
+    pexpect = pytest.importorskip("pexpect", reason="needs pexpect: pip install -e '.[dev]'")
     made = new_room(server, ["human", "optimal"])
     link = f"{server.base}/rooms/{made['room']}"
     child = pexpect.spawn(JOIN[0], [*JOIN[1:], link, "--name", "Ann"], encoding="utf-8", timeout=30)

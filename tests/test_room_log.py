@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import dump, reset_postgres
+from conftest import POSTGRES_SKIP, dump, reset_postgres
 from sqlalchemy import delete, insert, select, text
 from sqlalchemy.exc import OperationalError
 
@@ -39,7 +39,7 @@ def pg_ready() -> bool:
     """The scratch PostgreSQL database, its ghostdb tables dropped once and the schema
     made again (each test then empties the rooms' tables)."""
     if not PG_URL:
-        pytest.skip("GHOSTDB_TEST_POSTGRES_URL is not set")
+        pytest.skip(POSTGRES_SKIP)
     reset_postgres(PG_URL)
     with open_store(PG_URL, create=True):
         pass

@@ -22,7 +22,9 @@ from test_browser import CHROMIUM, Tab, browser, no_serious_violations, open_tab
 
 from ghostdb import open_store
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="needs Playwright: pip install -e '.[dev]'"
+)
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium: apt-get install chromium"),

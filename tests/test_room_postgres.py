@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from conftest import OWN_WORDLISTS, reset_postgres
+from conftest import OWN_WORDLISTS, POSTGRES_SKIP, reset_postgres
 from test_room_server import Player, Server, act
 
 from ghostdb import open_store
@@ -22,8 +22,7 @@ from ghostdb.web.rooms.relay import APP
 URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(
     not URL,
-    reason="GHOSTDB_TEST_POSTGRES_URL is not set: give a scratch PostgreSQL database, e.g. "
-    "postgresql+psycopg://USER@/DB?host=/run/postgresql (.ci/run starts one)",
+    reason=POSTGRES_SKIP,
 )
 
 

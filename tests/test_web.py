@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import OWN_WORDLISTS, dump, each_game, reset_postgres, run
+from conftest import OWN_WORDLISTS, POSTGRES_SKIP, dump, each_game, reset_postgres, run
 from fastapi.testclient import TestClient
 
 from ghostdb import Store, open_store
@@ -754,7 +754,7 @@ PG_URL = os.environ.get("GHOSTDB_TEST_POSTGRES_URL", "")
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not PG_URL, reason="GHOSTDB_TEST_POSTGRES_URL is not set")
+@pytest.mark.skipif(not PG_URL, reason=POSTGRES_SKIP)
 def test_the_api_on_postgresql(web_store: Store, enable1: Path) -> None:
     """The same answers from a server database, many threads at once."""
 

@@ -27,6 +27,7 @@ from ghostdb.games.registry import all_rule_sets, played_as, standard_sets_help
 
 if TYPE_CHECKING:
     from ghostdb.games.base import RuleSet
+    from ghostdb.pack.verify import PackVerdict
     from ghostdb.store import Store
 
 
@@ -261,6 +262,22 @@ def _is_pack(name: str) -> bool:
         return False
 
 
+def _pack_values(verdict: PackVerdict, with_store: bool) -> str:
+    """What `verify FILE` checked of a whole pack's values: the positions not final
+    against their moves, and the final ones (which have none) only against the store:
+    '486,198 positions agree' alone left the other 210,621 unaccounted for."""
+    if verdict.moves_checked:
+        checked = (
+            f"{verdict.checked:,} positions agree with their moves; the other "
+            f"{verdict.final:,} are final, valued by the rules"
+        )
+    else:
+        checked = "with more than two players the values are not checked against the moves"
+    if with_store:
+        return f"{checked}; and every position agrees with the store"
+    return f"{checked} (give --db to compare every position with the store)"
+
+
 def _verify_pack(name: str, db: str | None, json: bool) -> None:
     """`verify FILE`: the pack whole; with --db, against the stored solution."""
     from ghostdb.cli.packs import open_or_fail
@@ -279,6 +296,7 @@ def _verify_pack(name: str, db: str | None, json: bool) -> None:
             "rules": pack.rules.key,
             "positions": verdict.positions,
             "checked_from_moves": verdict.checked,
+            "final": verdict.final,
             "compared_with_store": db is not None and verdict.ok,
             "ok": not problems,
             "problems": problems,
@@ -288,11 +306,10 @@ def _verify_pack(name: str, db: str | None, json: bool) -> None:
     else:
         for problem in problems:
             emit(problem)
-        against = ", and agrees with the store" if summary["compared_with_store"] else ""
         if not problems:
             emit(
                 f"{name}: {pack.name} {pack.rules.key}, {verdict.positions:,} positions: every "
-                f"block whole, {verdict.checked:,} positions agree with their moves{against}"
+                f"block whole; {_pack_values(verdict, summary['compared_with_store'])}"
             )
     if problems:
         fail(f"{name}: {len(problems)} problem(s) found (above): do not trust it; pack it again")

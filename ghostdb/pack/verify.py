@@ -35,6 +35,11 @@ class PackVerdict:
     positions: int = 0
     checked: int = 0
     """Positions whose values were worked out again from their moves."""
+    final: int = 0
+    """Positions where the game is over: the rules value them, there are no moves to
+    check them against (``verify FILE --db`` compares them with the store)."""
+    moves_checked: bool = False
+    """Whether the values were checked against the moves (two players, blocks whole)."""
     problems: dict[str, list[str]] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
 
@@ -58,6 +63,7 @@ def verify_pack(
     verdict = PackVerdict()
     held = _check_blocks(pack, verdict)
     if moves and verdict.ok and getattr(pack.rules, "players", 2) == 2:
+        verdict.moves_checked = True
         _check_values(pack, verdict, held, progress)
     return verdict
 
@@ -106,6 +112,7 @@ def _check_values(
             progress(n, verdict.positions)
         key, length, safe = record[0], record[3], record[5]
         if length == 0 or safe is not None:  # final: the word list says (see --db)
+            verdict.final += 1
             continue
         plays = [
             found

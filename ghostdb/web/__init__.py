@@ -19,6 +19,7 @@ uvicorn cost the other commands nothing at start-up.  From the outside in:
   made from the games' declared options, and the catalogue the page starts from.
 * `models`: the response schemas, for the OpenAPI description (and the schema-driven
   tests) only.
+* `examples`: the served schema's example names, those of the store being served.
 * `rooms`: matches played together over a WebSocket, with their HTTP routes and the
   room's link; the only thing the server writes.
 * `protocol`: uvicorn's HTTP protocol with each response leaving in one write.

@@ -22,6 +22,7 @@ from ghostdb.errors import GhostdbError
 from ghostdb.store import Store
 from ghostdb.web.answers import Answers, error_body
 from ghostdb.web.conventions import Conventions
+from ghostdb.web.examples import with_stored_examples
 from ghostdb.web.fastlane import FastLane
 from ghostdb.web.page import add_page
 from ghostdb.web.responses import as_json, error, validation_message
@@ -62,6 +63,7 @@ def create_app(store: Store, cors: Sequence[str] = (), *, address_caps: bool = T
     hub = add_rooms(app, store, cors, address_caps=address_caps)  # the only routes that write
     add_page(app)
     app.include_router(page_router)  # a room's link serves the page
+    with_stored_examples(app, store)  # /docs offers the names served, not the manual's
     # Outside FastAPI rather than one of its middlewares: the hot requests then skip
     # Starlette's middleware stack too (about 7 µs of the 65 µs a lookup cost).
     return Conventions(FastLane(app, answers), answers, cors)

@@ -39,7 +39,7 @@ def common_words(solution: Handle, n: int, *, compute: bool = True) -> list[str]
     if not (compute or solution.writable):
         what = f"the {n:,} most common words of {solution.name}"
         raise kept.not_worked_out(
-            what, f"ghostdb selfplay {solution.name} --players common:{n},optimal"
+            what, f"ghostdb selfplay {solution.name} --seats common:{n},optimal"
         )
     started = time.perf_counter()
     body = rank(solution, max(n, KEPT_AT_LEAST))
