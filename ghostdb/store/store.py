@@ -65,16 +65,9 @@ def open_store(
         ...     fresh.dictionaries()
         []
     """
-    from ghostdb.errors import DatabaseError
-    from ghostdb.store.sql.db import missing_file, open_engine
+    from ghostdb.store.sql.db import open_engine
 
     path = None if url is None else os.fspath(url)
-    missing = None if create else missing_file(path)
-    if missing is not None:
-        raise DatabaseError(
-            f"no database at {missing!r}: open_store({missing!r}, create=True) creates one "
-            "(from the command line, `ghostdb ingest PATH` does)"
-        )
     return Store(open_engine(path, create=create, readonly=readonly), writable=not readonly)
 
 

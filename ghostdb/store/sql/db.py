@@ -159,7 +159,8 @@ def make_engine(url: str | None = None, *, create: bool = True, readonly: bool =
     if path is not None:
         if (readonly or not create) and not path.exists():
             raise DatabaseError(
-                f"no database at {str(path)!r}: ingest a word list first (ghostdb ingest PATH)"
+                f"no database at {str(path)!r}: ingest a word list first (ghostdb ingest "
+                "PATH; from Python, open_store(PATH, create=True) makes an empty one)"
             )
         if path.is_dir():
             raise DatabaseError(f"{str(path)!r} is a directory, not a database file")
@@ -476,15 +477,3 @@ def inspect_schema(url: str | None) -> SchemaState:
         raise DatabaseError(describe(exc, str(engine.url))) from exc
     finally:
         engine.dispose()
-
-
-def missing_file(url: str | None) -> str | None:
-    """The file of SQLite ``url`` (see `resolve_url`) if it does not exist; None for one
-    that does, another database or a URL `open_engine` refuses."""
-    from sqlalchemy.exc import ArgumentError
-
-    try:
-        path = sqlite_path(resolve_url(url))
-    except (ArgumentError, ValueError):  # a malformed URL: open_engine says what is wrong
-        return None
-    return None if path is None or path.exists() else str(path)
