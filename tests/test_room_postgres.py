@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Iterator
 
@@ -92,6 +93,9 @@ def seat(a: Server, b: Server) -> tuple[str, list[Player]]:
     bob = b.post(f"/api/rooms/{room}/join", {"name": "Bob"})
     cy = a.post(f"/api/rooms/{room}/join", {"name": "Cy"})
     v = a.get(f"/api/rooms/{room}")["v"]
+    # Bob's server hears of Cy's joining through the relay: a client that knows more
+    # than its server is sent the whole state, which `Player` takes for a fault.
+    wait_for(lambda: b.get(f"/api/rooms/{room}")["v"] == v)
     return room, [
         Player(a, room, made["token"], v),
         Player(b, room, bob["token"], v),
@@ -144,3 +148,55 @@ def test_a_killed_listener_resynchronises(servers: tuple[Server, Server]) -> Non
     assert [e["type"] for e in events] == ["moved", "round_over", "round"]
     assert events[1]["losers"] == [2]
     assert room
+
+
+def race(a: Player, b: Player, letters: str) -> list[dict[str, object]]:
+    """``a`` and ``b`` (one seat, on two servers) each send a move at the same moment;
+    each socket's answer to its own move (its ack, or the error refusing it)."""
+    start = threading.Barrier(2)
+
+    def send(player: Player, letter: str) -> None:
+        start.wait()
+        player.ws.send(json.dumps({"op": "move", "id": f"race-{letter}", "move": letter}))
+
+    threads = [threading.Thread(target=send, args=p) for p in ((a, letters[0]), (b, letters[1]))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    answers = []
+    for player in (a, b):
+        while (message := player.read())["type"] not in ("ack", "error"):
+            pass
+        answers.append(message)
+    return answers
+
+
+def test_one_seat_moving_on_both_servers_at_once_makes_one_move(
+    servers: tuple[Server, Server],
+) -> None:
+    """Ann, at her turn, sends a move through each server at once: the log takes one (its
+    append is conditional on the room's version), the other is refused — ``stale`` when
+    both reached the database before either heard of the other, ``not_your_turn`` when
+    the relay was quicker — and every socket on both servers sees the one move."""
+    a, b = servers
+    wait_for(lambda: len(listeners()) == 2)
+    codes = []
+    for _attempt in range(10):
+        room, players = seat(a, b)
+        twin = Player(b, room, players[0].token, players[0].since)
+        answers = race(players[0], twin, "gt")
+        kinds = sorted(str(m["type"]) for m in answers)
+        assert kinds == ["ack", "error"], answers
+        refusal = next(m for m in answers if m["type"] == "error")
+        assert refusal["code"] in ("stale", "not_your_turn"), refusal
+        codes.append(refusal["code"])
+        # One move in the log, the same on both servers and at every socket.
+        state_a, state_b = (s.get(f"/api/rooms/{room}") for s in (a, b))
+        assert state_a | {"online": None} == state_b | {"online": None}
+        assert [m["move"] for m in state_a["round"]["moves"]] in (["g"], ["t"]), state_a
+        for player in (*players, twin):
+            while not any(e.get("type") == "moved" for e in player.events):
+                player.read()
+            assert [e["move"] for e in player.events if e.get("type") == "moved"] in (["g"], ["t"])
+    assert "stale" in codes, codes  # the race was run for real at least once
