@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 from ghostdb.games import registry as g
 from ghostdb.games.base import RuleSet
 
-# Imported where used, as `jobs`, `reports` and `verify` are: a lookup needs none of them.
+# Imported where used, as the solve jobs, summaries and verification are: a lookup needs
+# none of them.
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 

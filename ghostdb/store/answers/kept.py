@@ -7,18 +7,19 @@ So each is stored as JSON in ``kept_answers``, keyed by the ids of the solutions
 worked out from, and every later request reads one row.
 
 * A solve job keeps its solution's answers as soon as it has published it
-  (`ghostdb.store.answers.keeping.keep_solution`).  A solution published before revision 0011, or
-  whose keeping was interrupted, gets each answer on its first request from a store that
+  (`ghostdb.store.answers.keeping.keep_solution`).  A solution published before revision
+  0011, or whose keeping was interrupted, gets each answer on its first request from a store that
   may write; a reader that may not (the web server) gets NotWorkedOut naming the command
   that works it out, as decisive words do.
 * Solution ids are never reused, so an answer can never be read for a solution it was
   not worked out from; its rows are deleted with the solutions they came from
-  (`ghostdb.store.sql.queries.delete_decisive`), and an answer worked out while its solution
-  was being replaced is returned but not kept.
-* `ghostdb.store.verification.solutions` works every kept answer out again and compares.
+  (`ghostdb.store.sql.queries.delete_decisive`), and an answer worked out while its
+  solution was being replaced is returned but not kept.
+* `ghostdb.store.verification.kept` works every kept answer out again and compares.
 
-This module holds the table's reads and writes and the JSON forms of the answers' types;
-which questions there are and how each is worked out is `ghostdb.store.answers.summaries`'s.
+This module holds the questions' names, the table's reads and writes and the JSON forms
+of the answers' types; how each question is worked out is `figures`', `plans`' and
+`comparing`'s, and `keeping` keeps them at publish.
 """
 
 from __future__ import annotations

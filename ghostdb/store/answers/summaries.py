@@ -1,12 +1,9 @@
-"""Summaries across solutions: one solution's headline figures, every rule set of a name,
-and every dictionary of the store (the survey); two side by side are
+"""Summaries across solutions: every published rule set of a name (`report`), every
+dictionary of the store (`survey`) and the catalogue the page starts from.  One
+solution's figures are `ghostdb.store.answers.figures`'s; two side by side,
 `ghostdb.store.answers.comparing`'s.
 
-These are the whole-solution questions, and each is kept (`ghostdb.store.answers.kept`): a
-solution's figures, its plans from the start, its openings' plans and its puzzles are
-kept when it is published (`keep_solution`); every later request reads them back.  The
-SQL that counts a whole solution is here; plans are walked through the solution handles.
-
+Each row is a solution's kept figures (`ghostdb.store.answers.kept`), read back.
 ``compute`` (None: whether the store may write) says what to do when an answer is not
 kept yet: work it out and keep it, or raise NotWorkedOut naming the command that does.
 """
