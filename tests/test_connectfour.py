@@ -103,6 +103,7 @@ def negamax(width: int, height: int):
 # -- counts ------------------------------------------------------------------------------------
 
 
+@pytest.mark.long  # 4 × 4's positions counted by a plain-Python search and the explorer
 def test_4x4_count_matches_an_independent_count_and_the_explorer() -> None:
     game = ConnectFour()
     graph = game.build()

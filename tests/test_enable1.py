@@ -185,11 +185,13 @@ def solved_super(tmp_path_factory: pytest.TempPathFactory, enable1: Path) -> Ite
 
 @pytest.mark.parametrize(
     ("variant", "min_length", "fragments", "first_moves"),
-    [
-        (Variant.SUPER, 3, 1_076_434, "i s u y"),
-        (Variant.SUPER, 4, 1_076_431, "a i s u y"),
-        (Variant.SUPERDUPER, 3, 1_076_434, "b d e i n p s u y"),
-        (Variant.SUPERDUPER, 4, 1_076_431, "a b d e i n p s t u y"),
+    [  # ENABLE solved in the Super variants: a minute and a half of fixture
+        pytest.param(Variant.SUPER, 3, 1_076_434, "i s u y", marks=pytest.mark.long),
+        pytest.param(Variant.SUPER, 4, 1_076_431, "a i s u y", marks=pytest.mark.long),
+        pytest.param(Variant.SUPERDUPER, 3, 1_076_434, "b d e i n p s u y", marks=pytest.mark.long),
+        pytest.param(
+            Variant.SUPERDUPER, 4, 1_076_431, "a b d e i n p s t u y", marks=pytest.mark.long
+        ),
     ],
 )
 def test_super_variants(

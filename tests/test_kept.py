@@ -249,6 +249,7 @@ def test_kept_answers_of_random_lists_are_the_positions(
 
 
 @pytest.mark.slow
+@pytest.mark.long  # two real dictionaries solved in every kept answer
 @pytest.mark.parametrize("listname", ["enable1.txt", "twl06.txt"])
 def test_kept_answers_of_real_lists_are_the_positions(tmp_path: Path, listname: str) -> None:
     with open_store(tmp_path / "ghost.db", create=True) as store:

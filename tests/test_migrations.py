@@ -282,7 +282,9 @@ def lookups_through_revision(store: Store, tmp: Path, old: str) -> int:
     return len(before)
 
 
-@pytest.mark.parametrize("old", ["0006", "0007", "0008", "0009"])
+@pytest.mark.parametrize(
+    "old", ["0006", *(pytest.param(o, marks=pytest.mark.long) for o in ("0007", "0008", "0009"))]
+)
 def test_revisions_0007_to_0010_keep_every_answer_through_a_downgrade(
     tmp_path: Path, old: str
 ) -> None:

@@ -102,6 +102,7 @@ def test_plans_and_lines_match_brute_force(pg: Store, tmp_path: Path) -> None:
                 assert (len(plan.endings), plan.letters) == expected[1:]
 
 
+@pytest.mark.long  # ENABLE verified through the server
 def test_verify_on_the_server(pg: Store) -> None:
     """Every stored solution verifies clean on PostgreSQL (whose text order is its
     collation's, not the code points'), and tampering is named there too."""
