@@ -14,11 +14,11 @@ each imported when first read.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from importlib import import_module
 from typing import Any, overload
 
 from ghostdb.errors import BadMove
@@ -74,7 +74,8 @@ def _imported(name: str) -> type[Game]:
     declares other rules than `LISTED` says (a mistake in this file or the game's)."""
     entry = _BY_NAME[name]
     module, _, attribute = entry.game.partition(":")
-    game: type[Game] = getattr(import_module(module), attribute)
+    __import__(module)  # (`python -X importtime` does not see importlib.import_module)
+    game: type[Game] = getattr(sys.modules[module], attribute)
     declared = (game.name, game.rules_type, game.options, game.word_game)
     if declared != (entry.name, entry.rules_type, entry.options, entry.word_game):
         raise RuntimeError(f"{entry.game} declares {declared}, not what LISTED says: {entry}")
