@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 from ghostdb.errors import BadMove
 from ghostdb.games import chopsticks_rules, connectfour_rules, tictactoe_rules
@@ -27,9 +26,9 @@ from ghostdb.games.base import Game, Option, RuleSet, Spelling
 from ghostdb.games.ghost import rules as ghost_rules
 
 
-@dataclass(frozen=True)
-class Listed:
-    """A game as the registry knows it without importing its moves."""
+class Listed(NamedTuple):
+    """A game as the registry knows it without importing its moves (a named tuple: a
+    dataclass costs every start half a millisecond)."""
 
     rules_type: Any
     """The rule-set type, whose ``game`` is the game's name."""
