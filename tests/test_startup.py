@@ -3,8 +3,9 @@ printing it needs, and nothing else (issue #45; `scripts/bench.py --only startup
 against a bare SQLAlchemy read of the same row, target 1.15x).
 
 What a lookup needs, and so may import: Typer (the command line), SQLAlchemy and its
-SQLite dialect (the engine; the bare read pays for them too), the store's façade, its
-schema and its lookup machinery, every game's rule sets and options (every command's
+SQLite dialect (the engine; the bare read pays for them too), the store's façade and its
+lookup machinery (a plain-Ghost lookup reads through SQL text, without building the
+schema's tables: 3% of the process), every game's rule sets and options (every command's
 parser offers every game's options, and the package's top level exports Ghost's,
 Chopsticks' and tic-tac-toe's rule sets), the looked-up game's moves, the command's own
 module (`ghostdb.cli.lookups`) and its renderer (`ghostdb.text.positions`).
@@ -189,6 +190,8 @@ def test_a_lookup_imports_only_what_it_uses(small_web_db: Path, floor: set[str])
     assert "ghostdb.cli.lookups" in modules and "ghostdb.text.positions" in modules
     assert "ghostdb.games.ghost" in modules
     assert needless(modules, floor, GAME_MOVES) == []
+    tables = {"ghostdb.store.schema", "ghostdb.store.queries", "ghostdb.store.dictionaries"}
+    assert tables.isdisjoint(modules)  # SQL text: see test_the_lookups_sql_text_...
 
 
 def test_a_lookup_of_another_game_imports_that_game_alone(
@@ -253,3 +256,32 @@ def test_the_command_table_names_what_each_module_registers() -> None:
         else:
             assert after - before == set(names), module
     assert app.names() == [name for names in COMMANDS.values() for name in names]
+
+
+def test_the_lookups_sql_text_reads_what_the_stores_queries_read(small_web_db: Path) -> None:
+    """A lookup finds its solution with SQL text (`ghostdb.store.lookups`: the schema's
+    tables are not built in a lookup process); the store's Core queries find the same rows,
+    missing ones included."""
+    from ghostdb import open_store
+    from ghostdb.store import lookups, queries
+    from ghostdb.store.schema import positions
+
+    assert positions.name == lookups.POSITIONS
+    with open_store(small_web_db, create=False) as store, store.engine.connect() as conn:
+        for name in ("five", "nothing"):
+            core = queries.dictionary_by_name(conn, name)
+            text = conn.execute(lookups.DICTIONARY_SQL, {"name": name}).first()
+            assert (core and (core.id, core.alphabet)) == (text and (text.id, text.alphabet))
+        five = queries.dictionary_by_name(conn, "five").id
+        subjects = [("ghost", five), ("ghost", five + 1), ("chopsticks", None), ("nim", None)]
+        keys = ["ghost/3", "ghost/4", "super/3", "ghost/3/misere", "chopsticks/5", "tictactoe"]
+        found = 0
+        for game, dictionary_id in subjects:
+            for key in keys:
+                core = queries.published_solution(conn, game, dictionary_id, key)
+                text = lookups.solution_ref(conn, game, dictionary_id, key)
+                assert (core and (core.id, core.has_plans)) == (
+                    text and (text.id, bool(text.has_plans))
+                ), (game, dictionary_id, key)
+                found += core is not None
+        assert found == 5  # four rule sets of five, and Chopsticks
