@@ -151,36 +151,6 @@ def test_console_script_runs_as_a_process(five: Path) -> None:
     assert "gre" in proc.stdout
 
 
-def test_a_lookup_imports_no_numpy_alembic_or_solver(five: Path) -> None:
-    """`ghostdb lookup` starts fast: it loads only what reading a row needs, and makes
-    only its own command of the 18."""
-    script = (
-        "import sys\n"
-        "from ghostdb.cli import app\n"
-        "from ghostdb.cli.group import LazyTyper\n"
-        "made = []\n"
-        "make = LazyTyper.make_command\n"
-        "LazyTyper.make_command = lambda self, name: made.append(name) or make(self, name)\n"
-        "try:\n"
-        f"    app(['lookup', 'five', 'gh', '--db', {str(five)!r}])\n"
-        "except SystemExit as exc:\n"
-        "    assert exc.code == 0, exc.code\n"
-        "heavy = ['numpy', 'alembic', 'ghostdb.solvers', 'ghostdb.games.ghost.graph',\n"
-        "         'ghostdb.store.solving.jobs', 'sqlalchemy.dialects.postgresql', 'fastapi',\n"
-        "         'ghostdb.store.verification.solutions', 'ghostdb.wordlists',\n"
-        "         'ghostdb.play.engine',\n"
-        "         'ghostdb.strategies', 'ghostdb.records', 'ghostdb.text.plans',\n"
-        "         'ghostdb.text.reports', 'ghostdb.text.matches', 'ghostdb.text.verdicts',\n"
-        "         'rich']\n"
-        "print([m for m in heavy if m in sys.modules], made)\n"
-    )
-    proc = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip().splitlines()[-1] == "[] ['lookup']"
-
-
 def test_commands_are_made_when_looked_up() -> None:
     """The group lists every command without making any, and makes each once."""
     group = typer.main.get_command(app)

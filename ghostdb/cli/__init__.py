@@ -1,9 +1,10 @@
 """The `ghostdb` command line: parse, call the library, render.  No SQL, no game logic.
 
 `app` (made in `ghostdb.cli.group`) is the entry point.  Each command module registers
-its commands on it when imported, so the modules are imported below in the order
-``ghostdb --help`` lists the commands.  Every start imports them all: a command imports
-its renderer, and anything else heavy, when it runs.
+its commands on it when imported; `COMMANDS` names the module of every command, in the
+order ``ghostdb --help`` lists them, and a module is imported when one of its commands is
+first looked up: a start imports the one command module it runs (``--help`` imports them
+all), and a command imports its renderer, and anything else heavy, when it runs.
 
 * `group`: the command group, its lazily made commands, the one way every failure ends,
   and opening the store; `options`: the options many commands share, and every game's
@@ -21,9 +22,22 @@ its renderer, and anything else heavy, when it runs.
 
 from ghostdb.cli.group import app
 
-# isort: off
-from ghostdb.cli import dictionaries, solving, world, lookups, packs, exports  # noqa: F401
-from ghostdb.cli import reports, playing, serve, schema, join  # noqa: F401
-# isort: on
+COMMANDS = {
+    "ghostdb.cli.dictionaries": ("ingest", "dictionaries", "games"),
+    "ghostdb.cli.solving": ("solve", "solutions", "verify"),
+    "ghostdb.cli.world": ("world",),
+    "ghostdb.cli.lookups": ("lookup", "openings", "strategy", "line", "decisive"),
+    "ghostdb.cli.packs": ("pack", "probe"),
+    "ghostdb.cli.reports": ("compare", "report", "survey"),
+    "ghostdb.cli.playing": ("play", "puzzle", "analyse", "selfplay"),
+    "ghostdb.cli.serve": ("serve",),
+    "ghostdb.cli.join": ("join",),
+    "ghostdb.cli.exports": ("export",),
+    "ghostdb.cli.schema": ("db",),
+}
+"""Each command module and the commands (or sub-apps: ``export``, ``db``) it registers;
+a test holds it to what the modules register."""
 
-__all__ = ["app"]
+app.modules.update({name: module for module, names in COMMANDS.items() for name in names})
+
+__all__ = ["COMMANDS", "app"]

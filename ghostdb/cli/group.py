@@ -15,7 +15,7 @@ from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from typer.core import TyperGroup
-from typer.main import get_command_from_info, get_command_name
+from typer.main import get_command_from_info, get_command_name, get_group_from_info
 from typer.models import CommandInfo
 
 from ghostdb.errors import GhostdbError, Interrupted
@@ -30,17 +30,22 @@ T = TypeVar("T")
 
 class LazyTyper(typer.Typer):
     """A Typer app whose commands are made into click commands only when looked up
-    (click's lazy-group pattern), by its group's `LazyCommands`.
+    (click's lazy-group pattern), by its group's `LazyCommands`, and whose command
+    modules are imported only then (`modules`).
 
     Typer makes a click command by reading the function's signature and evaluating its
-    type hints, about half a millisecond a command: a run needs one of them, ``--help``
-    all of them.  Sub-apps (``add_typer``) are made by Typer as usual.
+    type hints, about half a millisecond a command; a command's module imports what its
+    commands need.  A run needs one command, ``--help`` all of them.  Sub-apps
+    (``add_typer``) are made by Typer as usual, when their module is imported.
     """
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.lazy_commands: dict[str, CommandInfo] = {}
-        """The commands, by name in the order they were defined."""
+        """The commands registered, by name in the order they were defined."""
+        self.modules: dict[str, str] = {}
+        """The module of each command and sub-app, by name in the order ``--help`` lists
+        them: imported, registering its commands, when one of them is first looked up."""
 
     def command(self, name: str | None = None, **kwargs: Any) -> Callable[[F], F]:
         register = super().command(name, **kwargs)
@@ -53,11 +58,29 @@ class LazyTyper(typer.Typer):
 
         return defer
 
+    def names(self) -> list[str]:
+        """Every command and sub-app, in the order ``--help`` lists them, imported or not."""
+        registered = [*self.lazy_commands, *(g.name for g in self.registered_groups if g.name)]
+        return [*self.modules, *(n for n in registered if n not in self.modules)]
+
     def make_command(self, name: str) -> Any:
-        """The click command ``name``; KeyError if there is none."""
-        return get_command_from_info(
-            self.lazy_commands[name],
+        """The click command (or group) ``name``, its module imported first if need be;
+        KeyError if there is none."""
+        if name in self.modules and name not in self.lazy_commands:
+            __import__(self.modules[name])  # (`-X importtime` sees no importlib.import_module)
+        if name in self.lazy_commands:
+            return get_command_from_info(
+                self.lazy_commands[name],
+                pretty_exceptions_short=self.pretty_exceptions_short,
+                rich_markup_mode=self.rich_markup_mode,
+            )
+        group = next((g for g in self.registered_groups if g.name == name), None)
+        if group is None:
+            raise KeyError(name)
+        return get_group_from_info(
+            group,
             pretty_exceptions_short=self.pretty_exceptions_short,
+            suggest_commands=self.suggest_commands,
             rich_markup_mode=self.rich_markup_mode,
         )
 
@@ -65,12 +88,12 @@ class LazyTyper(typer.Typer):
 class LazyCommands(MutableMapping[str, Any]):
     """A group's commands by name: the ones made already (sub-groups, commands looked
     up before) and the rest of ``app``'s, made when first looked up.  Listing the names
-    makes nothing."""
+    makes and imports nothing."""
 
     def __init__(self, app: LazyTyper, made: MutableMapping[str, Any]) -> None:
         self._app = app
         self._made = dict(made)
-        self._names = [*app.lazy_commands, *(n for n in made if n not in app.lazy_commands)]
+        self._names = [*app.names(), *(n for n in made if n not in app.names())]
 
     def __getitem__(self, name: str) -> Any:
         command = self._made.get(name)

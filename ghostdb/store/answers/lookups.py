@@ -23,11 +23,11 @@ from collections.abc import Sequence
 from itertools import groupby
 from typing import Any, NamedTuple
 
-from sqlalchemy import Integer, bindparam, select, union_all
+from sqlalchemy import Integer, bindparam, select, text, union_all
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.sql import Select
 
-from ghostdb.errors import DeadFragment, NotSolved
+from ghostdb.errors import DeadFragment, NotSolved, UnknownDictionary
 from ghostdb.games import registry as g
 from ghostdb.games.base import Game, RuleSet
 from ghostdb.games.registry import played_as
@@ -39,11 +39,12 @@ from ghostdb.positions import best_move as _best_move
 from ghostdb.positions import move_counts as _move_counts
 from ghostdb.positions import position_from_rows as _position
 from ghostdb.positions import seats as _seats
-from ghostdb.store.answers.dictionaries import dictionary_row
-from ghostdb.store.sql import queries as q
 from ghostdb.store.sql import raw
-from ghostdb.store.sql.schema import HAS_PLAN, positions, solutions
 from ghostdb.values import Play, Position
+
+# The schema's tables (`ghostdb.store.sql.schema`) and the Core queries over them are imported
+# by the functions that use them: building the tables is more of a `ghostdb lookup`
+# process's start than the lookup, which reads through SQL text (`POSITIONS`, `ref`).
 
 LOOKUP_CACHE_KIB = 16 * 1024
 """The page cache of a thread's SQLite connection for lookups (see `Lookups.dbapi`)."""
@@ -100,7 +101,9 @@ class Lookups:
             with self.engine.connect() as conn:
                 game, dictionary_id, alphabet = played_as(name), None, ""
                 if game.word_game:  # as `subject`, keeping the row for its alphabet
-                    dictionary = dictionary_row(conn, name)
+                    dictionary = conn.execute(DICTIONARY_SQL, {"name": name}).first()
+                    if dictionary is None:
+                        raise UnknownDictionary.named(name)
                     dictionary_id, alphabet = dictionary.id, dictionary.alphabet
                 row = solution_ref(conn, game.name, dictionary_id, rules.key)
                 if row is None:
@@ -240,6 +243,8 @@ class Lookups:
         `Position.plays`); None when none is stored (a final or unreachable position, or
         the solution was republished meanwhile)."""
         if self._plan_play is None:
+            from ghostdb.store.sql.schema import HAS_PLAN, positions
+
             stmt = select(positions.c.plan_play).where(
                 positions.c.solution_id == bindparam("solution_id", type_=Integer),
                 positions.c.level == bindparam("level", type_=Integer),
@@ -306,12 +311,16 @@ def checked_rules(name: str, rules: RuleSet | str | None) -> RuleSet:
 def subject(conn: Connection, name: str) -> tuple[str, int | None]:
     """(the game ``name`` is played as, its dictionary's id or None); raise
     UnknownDictionary."""
+    from ghostdb.store.answers.dictionaries import dictionary_row
+
     game = played_as(name)
     return game.name, dictionary_row(conn, name).id if game.word_game else None
 
 
 def solution_row(conn: Connection, name: str, rules: RuleSet) -> Any:
     """The published solution's row; raise UnknownDictionary or NotSolved."""
+    from ghostdb.store.sql import queries as q
+
     row = q.published_solution(conn, *subject(conn, name), rules.key)
     if row is None:
         raise NotSolved(
@@ -328,17 +337,36 @@ def solution_row(conn: Connection, name: str, rules: RuleSet) -> Any:
 # primary key.
 
 
+POSITIONS = "positions"
+"""The name of the table of positions (`ghostdb.store.sql.schema.positions`, a test holds them
+equal), for the statements below, which are SQL text."""
+
+DICTIONARY_SQL = text("SELECT id, alphabet FROM dictionaries WHERE name = :name")
+"""A dictionary's id and alphabet by its name (`ghostdb.store.sql.queries.dictionary_by_name`)."""
+_PUBLISHED = "SELECT id, has_plans FROM solutions WHERE status = 'complete' AND rules = :rules"
+SOLUTION_REF_SQL = {
+    "dictionary": text(f"{_PUBLISHED} AND dictionary_id = :owner"),
+    "game": text(f"{_PUBLISHED} AND dictionary_id IS NULL AND game = :owner"),
+}
+"""The published solution of a rule set of a dictionary's game, or of a game played
+without one (`ghostdb.store.sql.queries.published_solution`): SQL text, as compiling a Core
+statement costs every lookup process a millisecond (a test holds the two to the same
+rows)."""
+
+
 def solution_ref(
     conn: Connection, game: str, dictionary_id: int | None, rules_key: str
 ) -> Any | None:
     """The published solution of a rule set: ``id`` and ``has_plans``."""
-    stmt = select(solutions.c.id, solutions.c.has_plans).where(
-        q.subject_filter(game, dictionary_id, rules_key), q.PUBLISHED
-    )
-    return conn.execute(stmt).first()
+    if dictionary_id is None:
+        return conn.execute(SOLUTION_REF_SQL["game"], {"owner": game, "rules": rules_key}).first()
+    params = {"owner": dictionary_id, "rules": rules_key}
+    return conn.execute(SOLUTION_REF_SQL["dictionary"], params).first()
 
 
 def position_exists(conn: Connection, solution_id: int, level: int, fragment: str) -> bool:
+    from ghostdb.store.sql.schema import positions
+
     stmt = select(positions.c.outcome).where(
         positions.c.solution_id == solution_id,
         positions.c.level == level,
@@ -348,6 +376,8 @@ def position_exists(conn: Connection, solution_id: int, level: int, fragment: st
 
 
 def _position_rows(level: str, match: Any) -> Select[Any]:
+    from ghostdb.store.sql.schema import positions
+
     return select(*(positions.c[f] for f in POSITION_FIELDS)).where(
         positions.c.solution_id == bindparam("solution_id", type_=Integer),
         positions.c.level == bindparam(level, type_=Integer),
@@ -358,6 +388,8 @@ def _position_rows(level: str, match: Any) -> Select[Any]:
 def positions_statement(count: int) -> Any:
     """The position ``f`` at level ``level`` and the positions ``c0`` … ``c{count-1}`` at
     level ``child_level`` of solution ``solution_id``."""
+    from ghostdb.store.sql.schema import positions
+
     head = _position_rows("level", positions.c.fragment == bindparam("f"))
     if count == 0:
         return head
@@ -384,7 +416,7 @@ def extended_positions_sql(dialect: str) -> str | None:
         s, level, f, h = "%(s)s", "%(l)s", "%(f)s", "%(h)s"
     else:
         return None
-    rows = f"SELECT {', '.join(POSITION_FIELDS)} FROM {positions.name} WHERE solution_id = {s}"
+    rows = f"SELECT {', '.join(POSITION_FIELDS)} FROM {POSITIONS} WHERE solution_id = {s}"
     head = f"{rows} AND level = {level} AND fragment = {f}"
     return f"{head} UNION ALL {rows} AND level = {level} + 1 AND fragment > {f} AND fragment < {h}"
 
@@ -394,7 +426,7 @@ def level_positions_sql(dialect: str) -> str | None:
     the solution id, ``?2`` the level, ``?3`` a JSON array of keys; PostgreSQL's
     ``%(s)s``, ``%(l)s`` and ``%(f)s`` an array.  None for another database."""
     fields = ", ".join(POSITION_FIELDS)
-    rows = f"SELECT {fields} FROM {positions.name} WHERE solution_id = "
+    rows = f"SELECT {fields} FROM {POSITIONS} WHERE solution_id = "
     if dialect == "sqlite":
         return f"{rows}?1 AND level = ?2 AND fragment IN (SELECT value FROM json_each(?3))"
     if dialect == "postgresql":
@@ -418,7 +450,7 @@ def batch_positions_sql(dialect: str) -> str | None:
     plays = "p.level = k.level + 1 AND p.fragment > k.fragment AND p.fragment < {high}"
     if dialect == "sqlite":
         keys = "(SELECT key AS i, value AS fragment, length(value) AS level FROM json_each(?2))"
-        rows = f"FROM {keys} AS k JOIN {positions.name} AS p ON p.solution_id = ?1 AND"
+        rows = f"FROM {keys} AS k JOIN {POSITIONS} AS p ON p.solution_id = ?1 AND"
         high = "k.fragment || char(1114111)"
         return (
             f"SELECT k.i, 0, {fields} {rows} {head}"
@@ -429,7 +461,7 @@ def batch_positions_sql(dialect: str) -> str | None:
         return None
     # PostgreSQL plans a join of the keys with the table as a scan of the table: each
     # key's two reads are a lateral subquery instead, two index probes a key.
-    rows = f"{fields} FROM {positions.name} AS p WHERE p.solution_id = %(s)s AND"
+    rows = f"{fields} FROM {POSITIONS} AS p WHERE p.solution_id = %(s)s AND"
     picked = ", ".join(f"r.{f}" for f in POSITION_FIELDS)
     return (
         f"SELECT k.i, r.side, {picked}"

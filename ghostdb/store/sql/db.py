@@ -1,8 +1,8 @@
 """Opening databases: URLs, SQLite settings, the schema revision, and write transactions.
 
 The only module that creates engines.  Opening compares the database's Alembic revision
-with `ghostdb.store.sql.schema.HEAD_REVISION`; only when they differ is Alembic imported to upgrade
-(or, for a database from a newer ghostdb, the open is refused).  A read-only open never
+with `HEAD_REVISION`; only when they differ is Alembic imported to upgrade (or, for a
+database from a newer ghostdb, the open is refused).  A read-only open never
 creates, upgrades or otherwise changes anything.
 
 Any number of ghostdb processes may share one SQLite database.  Readers use plain
@@ -34,7 +34,11 @@ from sqlalchemy.exc import ArgumentError, SAWarning, SQLAlchemyError
 
 from ghostdb.errors import DatabaseError, LockTimeout
 from ghostdb.store.sql.faults import describe
-from ghostdb.store.sql.schema import HEAD_REVISION
+
+HEAD_REVISION = "0012"
+"""The schema revision this ghostdb reads and writes: the last migration's, bumped with
+every new one (a test checks it).  Here rather than beside the tables
+(`ghostdb.store.sql.schema`, which names it too): opening a database builds none of them."""
 
 DEFAULT_URL = "sqlite:///ghost.db"
 URL_ENV = "GHOSTDB_URL"

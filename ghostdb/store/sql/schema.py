@@ -5,9 +5,9 @@ these models describe the same tables for queries, and a test checks that the tw
 agree.  Core tables rather than ORM classes: ghostdb reads and writes rows in bulk and
 never needs identity-mapped objects, and a lookup command starts faster without the ORM.
 
-Bump ``HEAD_REVISION`` with every new migration (a test checks that too): opening a
-database compares its revision with this constant, so the common case needs no Alembic
-import.
+Bump ``HEAD_REVISION`` (`ghostdb.store.sql.db`, named here too) with every new migration (a
+test checks that too): opening a database compares its revision with this constant, so
+the common case needs no Alembic import, and builds none of the tables below.
 
 Tables (the bulk ones, ``words`` and ``positions``, have no foreign
 keys: SQLite checks a foreign key row by row, which made a solve's write 60% slower; the
@@ -48,7 +48,7 @@ from sqlalchemy import (
     text,
 )
 
-HEAD_REVISION = "0012"
+from ghostdb.store.sql.db import HEAD_REVISION as HEAD_REVISION  # (named here too)
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
