@@ -12,7 +12,9 @@ The rows (the word list is ENABLE, ../shared/wordlists/enable1.txt, unless --wor
 - lookups through the Python API, one at a time and a thousand at a time (`lookup_many`);
   `ghostdb lookup NAME gho` as a fresh process side by side with a bare Python process
   that makes an SQLAlchemy engine on the file and reads the same row, median of 21 pairs
-  (target 1.15; `--only startup` measures only this, the list solved first);
+  (target 1.15), and with valgrind installed the two's instructions (callgrind: a count
+  the machine's load does not move); `--only startup` measures only these, the list
+  solved first;
 - Chopsticks under four rule sets and tic-tac-toe; Connect Four 4 x 4 and 5 x 4;
 - Insert and Anagram Ghost, and Ghost for three players, on the word list;
 - Debian's wamerican-insane list (/usr/share/dict/american-english-insane);

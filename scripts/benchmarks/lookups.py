@@ -5,7 +5,11 @@ reads the same row (the start-up ratio; alone: `--only startup`)."""
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 from typing import Any
@@ -92,20 +96,48 @@ def startup(bench: Bench) -> list[Row]:
 def startup_rows(db: str, name: str) -> list[Row]:
     """`ghostdb lookup NAME gho` as a fresh process against `BARE_READ` of the same row,
     alternating which goes first, median of `LOOKUP_PAIRS` pairs, beside `STARTUP_TARGET`;
-    the note gives the ratio of their CPU times too (steadier on a busy machine)."""
+    the note gives the ratio of their CPU times too (steadier on a busy machine), and
+    with valgrind installed a row gives the ratio of the instructions each runs, which
+    the machine's load does not move."""
     solution = str(child("solution", db, name, GHOST)[0]["id"])
-    a, b = side_by_side(
-        lambda: run(ghostdb("lookup", name, STARTUP_FRAGMENT, "--db", db)),
-        lambda: run([sys.executable, "-c", BARE_READ, db, solution, STARTUP_FRAGMENT]),
-        LOOKUP_PAIRS,
-    )
-    return versus(
-        f"`ghostdb lookup {name} {STARTUP_FRAGMENT}`",
+    ours = ghostdb("lookup", name, STARTUP_FRAGMENT, "--db", db)
+    theirs = [sys.executable, "-c", BARE_READ, db, solution, STARTUP_FRAGMENT]
+    a, b = side_by_side(lambda: run(ours), lambda: run(theirs), LOOKUP_PAIRS)
+    title = f"`ghostdb lookup {name} {STARTUP_FRAGMENT}`"
+    rows = versus(
+        title,
         ("a fresh process", a),
         ("bare Python: an SQLAlchemy engine reads the row", b),
         STARTUP_TARGET,
         f"CPU time {times(_cpu(a) / _cpu(b))} (medians {_cpu(a):.2f} s / {_cpu(b):.2f} s)",
     )
+    counted = [instructions(ours), instructions(theirs)]
+    if None in counted:
+        rows.append(Row(f"{title}: instructions, ratio", note="not counted: no valgrind"))
+    else:
+        mine, bare = (n / 1e6 for n in counted if n is not None)
+        note = f"{mine:,.0f} M / {bare:,.0f} M instructions (valgrind --tool=callgrind)"
+        rows.append(Row(f"{title}: instructions, ratio", times(mine / bare), note=note))
+    return rows
+
+
+def instructions(cmd: list[str]) -> int | None:
+    """The instructions ``cmd`` runs, counted by valgrind's callgrind (about 50 times
+    slower than the command); None without valgrind.  String hashing is seeded, so that
+    the count is the same from run to run."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    proc = subprocess.run(
+        [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+        timeout=300,
+        check=True,
+    )
+    found = re.search(r"Collected : (\d+)", proc.stderr)
+    return int(found[1]) if found else None
 
 
 def _cpu(runs: list[Run]) -> float:
