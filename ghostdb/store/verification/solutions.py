@@ -105,7 +105,7 @@ def _check_kept(
     from ghostdb.store.answers.lookups import Lookups
     from ghostdb.store.verification.kept import check_kept
 
-    if not verdict.ok:
+    if any(kind != "kept answer" for kind in verdict.findings):
         return
     started = time.perf_counter()
     lookups = Lookups(engine)
@@ -118,7 +118,9 @@ def _check_kept(
         return Handle(engine, lookups, name, rules, lookups.ref(name, rules))
 
     try:
-        verdict.kept, problems = check_kept(engine, verdict.solution_id, handle, checked)
+        verdict.kept, problems = check_kept(
+            engine, verdict.solution_id, handle, checked, verdict.kept_done
+        )
     finally:
         lookups.close()
     verdict.found("kept answer", len(problems), problems)
@@ -171,6 +173,8 @@ def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any)
             len(extra),
             [f"{shown_key(r[1])} has a plan but its game keeps none" for r in extra[:EXAMPLES]],
         )
+    if verdict.ok:
+        _check_puzzles(verdict, conn, graph, stored)
     if words is not None:
         from ghostdb.store.verification.decisive import check_answers
 
@@ -178,6 +182,20 @@ def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any)
         verdict.found("decisive", len(problems), problems)
     verdict.seconds = time.perf_counter() - started
     return verdict
+
+
+def _check_puzzles(v: Verdict, conn: Connection, graph: PositionGraph, s: StoredRows) -> None:
+    """The kept puzzles, over the arrays just read (sound ones: answers checked against
+    wrong rows would only repeat what is found), not a lookup a puzzle later."""
+    from ghostdb.store.answers import kept
+    from ghostdb.store.answers.puzzles import PUZZLES
+    from ghostdb.store.verification.kept import check_puzzles_over
+
+    body = kept.read(conn, kept.Key(v.solution_id, PUZZLES))
+    if body is not None:
+        problems = check_puzzles_over(graph, s, body)
+        v.found("kept answer", len(problems), problems)
+        v.kept_done.append(PUZZLES)
 
 
 def _decoded(graph: PositionGraph) -> PositionGraph:

@@ -88,6 +88,9 @@ class Verdict:
     kept: int = 0
     """Kept whole-solution answers worked out again
     (`ghostdb.store.verification.kept.check_kept`)."""
+    kept_done: list[str] = field(default_factory=list)
+    """The solution's own kept questions checked already, over the arrays its positions
+    were read into (the puzzles): the check of the kept answers leaves them out."""
     seconds: float = 0.0
     findings: dict[str, Finding] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
