@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from ghostdb.errors import BadMove
@@ -15,9 +15,6 @@ from ghostdb.store.answers.puzzles import PUZZLES
 from ghostdb.store.answers.vocabularies import COMMON_WORDS, rank
 from ghostdb.store.verification.stored import NONE, StoredRows
 from ghostdb.values import Outcome
-
-PIECE = 1 << 16
-"""Keys of a graph made text at once, while the kept puzzles' are looked for."""
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -101,33 +98,22 @@ def check_puzzles(solution: Handle, body: dict[str, Any]) -> list[str]:
     return problems
 
 
-def check_puzzles_over(
-    graph: PositionGraph, stored: StoredRows, body: dict[str, Any]
-) -> list[str]:
+def check_puzzles_over(graph: PositionGraph, stored: StoredRows, body: dict[str, Any]) -> list[str]:
     """`check_puzzles` over the arrays `verify` reads a solution into (``stored``, the
-    graph's positions as stored), not a lookup a puzzle: every kept puzzle a reachable
-    win for the mover, exactly one winning move and at least one other, its length as
-    stored.  A position's plays are its moves to other positions (a final one has none)."""
+    graph's positions as stored, its `StoredRows.nodes` those of the puzzles' keys), not
+    a lookup a puzzle: every kept puzzle a reachable win for the mover, exactly one
+    winning move and at least one other, its length as stored.  A position's plays are
+    its moves to other positions (a final one has none)."""
     import numpy as np
 
-    puzzles = body["puzzles"]
-    wanted: dict[str, list[int]] = {}
-    for i, (key, *_) in enumerate(puzzles):
-        wanted.setdefault(key, []).append(i)
-    node = np.full(len(puzzles), -1, np.int64)
-    at = 0
-    for piece in _pieces(graph):  # the keys a piece at a time: the few sought are marked
-        for j, key in enumerate(piece):
-            for i in wanted.get(key, ()):
-                node[i] = at + j
-        at += len(piece)
     parent, child = graph.edge_parent, graph.edge_child
     play = child != parent
     plays = np.bincount(parent[play], minlength=graph.size)
     wins = np.bincount(parent[play & (stored.value[child] == LOSS)], minlength=graph.size)
     problems = []
-    for (key, length, others, _), i in zip(puzzles, node.tolist(), strict=True):
-        if i < 0:
+    for key, length, others, _ in body["puzzles"]:
+        i = stored.nodes.get(key)
+        if i is None:
             problems.append(f"the kept puzzle {key!r} is not a stored position")
             continue
         value, held = int(stored.value[i]), int(stored.length[i])
@@ -144,11 +130,6 @@ def check_puzzles_over(
                 f"{held if held != NONE else None}"
             )
     return problems
-
-
-def _pieces(graph: PositionGraph) -> Iterator[list[str]]:
-    for lo in range(0, graph.size, PIECE):
-        yield list(graph.keys[lo : lo + PIECE])
 
 
 def check_common_words(solution: Handle, body: dict[str, Any]) -> list[str]:
