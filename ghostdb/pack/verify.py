@@ -102,8 +102,7 @@ def _check_blocks(pack: Pack, verdict: PackVerdict) -> tuple[list[str], bool]:
         )
         if len(keys):
             last = part.key(len(keys) - 1).encode()
-        final = np.flatnonzero(part.values >> 2 == 1)
-        words += [part.key(row) for row in final.tolist()]
+        words += part.texts(part.values >> 2 == 1)  # the final positions: game length 0
         positions += len(keys)
         reachable += int(part.reachable.sum())
     verdict.positions = positions

@@ -65,6 +65,13 @@ class Whole(NamedTuple):
         raw = self.keys[row : row + 1].view("u1")[: int(self.lengths[row])].tobytes()
         return raw.decode(errors="replace")
 
+    def texts(self, rows: Any) -> list[str]:
+        """The keys of ``rows`` (a mask) as text: joined and split in C, not a step a key
+        (millions of final positions in a big word list)."""
+        if self.nul:
+            return [self.key(row) for row in rows.nonzero()[0].tolist()]
+        return b"\n".join(self.keys[rows].tolist()).decode().split("\n") if rows.any() else []
+
     def block(self, row: int) -> int:
         """The number of the block row ``row`` was read from."""
         import numpy as np

@@ -140,29 +140,20 @@ def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any)
         verdict.notes.append(
             f"made by solver version {solution.solver_version} (this is {SOLVER_VERSION})"
         )
-    words = None
-    if dictionary is not None:
-        stored = q.dictionary_words(conn, dictionary.id)  # sorted by code point
-        _check_dictionary(verdict, solution, dictionary, stored)
-        # The words that end a game under these rules, still in order.
-        long_enough = (w for w in stored if len(w) >= rules.min_length)
-        words = SortedWords(long_enough, rules.min_length)
-    else:
-        recorded = hashlib.sha256(rules.key.encode()).hexdigest()
-        if solution.input_sha256 not in (None, recorded):
-            verdict.found(
-                "dictionary",
-                1,
-                [
-                    f"the solution records input {solution.input_sha256[:12]}…"
-                    f" but {rules.key} hashes to {recorded[:12]}…"
-                ],
-            )
+    words = _check_input(verdict, conn, solution, dictionary)
     game = game_of(rules, dictionary.alphabet if dictionary is not None else "")
+    if words is not None:  # the words that end a game under these rules, still in order
+        words = SortedWords([w for w in words if len(w) >= rules.min_length], rules.min_length)
+    # The words are let go once the moves are made of them (millions of strings: half of
+    # the memory of a big list's solve), and read again for decisive answers, if any.
     graph = _decoded(game.build(words))
+    del words
     puzzles = _kept_puzzles(conn, solution.id)
-    wanted = {p[0] for p in puzzles["puzzles"]} if puzzles else set()
-    stored = read_levels(conn, solution.id, graph, verdict, wanted) or StoredRows.read(
+    wanted: dict[int, set[str]] = {}  # the puzzles' keys, by level
+    for key, *_ in puzzles["puzzles"] if puzzles else ():
+        wanted.setdefault(game.level(key), set()).add(key)
+    how = {"seats": rules.players > 2, "kept": bool(solution.has_plans)}
+    stored = read_levels(conn, solution.id, graph, verdict, wanted, **how) or StoredRows.read(
         conn, solution.id, graph, verdict, wanted
     )
     _check_positions(verdict, conn, solution, graph, stored)
@@ -172,13 +163,45 @@ def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any)
         problems = check_puzzles_over(graph, stored, puzzles)
         verdict.found("kept answer", len(problems), problems)
         verdict.kept_done.append(PUZZLES)
-    if words is not None:
+    del graph, stored
+    if dictionary is not None:
         from ghostdb.store.verification.decisive import check_answers
 
-        verdict.decisive, problems = check_answers(conn, solution.id, game, words)
+        verdict.decisive, problems = check_answers(
+            conn, solution.id, game, lambda: _words(conn, dictionary, rules)
+        )
         verdict.found("decisive", len(problems), problems)
     verdict.seconds = time.perf_counter() - started
     return verdict
+
+
+def _check_input(
+    verdict: Verdict, conn: Connection, solution: Any, dictionary: Any
+) -> list[str] | None:
+    """The stored words against their hash (a game without words: its rule key's); the
+    words, sorted by code point (None for a game without)."""
+    if dictionary is not None:
+        words = q.dictionary_words(conn, dictionary.id)
+        _check_dictionary(verdict, solution, dictionary, words)
+        return words
+    recorded = hashlib.sha256(solution.rules.encode()).hexdigest()
+    if solution.input_sha256 not in (None, recorded):
+        verdict.found(
+            "dictionary",
+            1,
+            [
+                f"the solution records input {solution.input_sha256[:12]}…"
+                f" but {solution.rules} hashes to {recorded[:12]}…"
+            ],
+        )
+    return None
+
+
+def _words(conn: Connection, dictionary: Any, rules: Any) -> SortedWords | None:
+    """The words that end a game under ``rules``, in order; None for a game without."""
+    if dictionary is None:
+        return None
+    return SortedWords(q.dictionary_words(conn, dictionary.id, rules.min_length), rules.min_length)
 
 
 def _check_positions(

@@ -4,7 +4,7 @@ the SQL that reads a solution's rows."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -167,11 +167,11 @@ class StoredRows:
         solution_id: int,
         graph: PositionGraph,
         v: Verdict,
-        wanted: Collection[str] = (),
+        wanted: Mapping[int, Collection[str]] | None = None,
     ) -> StoredRows:
         """Every row of the solution, read row by row; those that are no position of the
         graph (or at another level) are reported extra, the positions not stored
-        missing.  The nodes of the keys ``wanted`` are noted (`nodes`)."""
+        missing.  The nodes of the keys ``wanted`` (by level) are noted (`nodes`)."""
         rows = stored_positions(conn, solution_id)
         v.positions = len(rows)
         n = graph.size
@@ -204,8 +204,9 @@ class StoredRows:
             out[at] = data[pick] if len(data) else data
             return out
 
+        sought = {key for keys in (wanted or {}).values() for key in keys}
         nodes = {fragment[r]: int(i) for i, r in zip(at.tolist(), pick.tolist(), strict=True)
-                 if fragment[r] in wanted} if wanted else {}  # fmt: skip
+                 if fragment[r] in sought} if sought else {}  # fmt: skip
         return cls(
             present=present,
             value=codes(column(outcome, -1)),
