@@ -220,11 +220,12 @@ class StoredRows:
 
 
 def pieces(
-    parent: np.ndarray, starts: np.ndarray, edges: int = EDGES
+    parent: np.ndarray, starts: np.ndarray, edges: int | None = None
 ) -> Iterator[tuple[int, int, np.ndarray]]:
     """The edges, grouped by parent in runs that begin at ``starts``, in pieces of whole
-    runs of about ``edges`` edges: each piece's first edge, its end, and where its runs
-    begin within it."""
+    runs of about ``edges`` edges (`EDGES`): each piece's first edge, its end, and where
+    its runs begin within it."""
+    edges = edges or EDGES
     at, total = 0, len(parent)
     while at < len(starts):
         lo = int(starts[at])
