@@ -133,6 +133,8 @@ class Run:
     peak_mb: float
     """The process's own peak resident memory."""
     out: str
+    cpu: float = 0.0
+    """Its user and system time: on a machine others share, steadier than the wall's."""
 
 
 def run(cmd: Sequence[str], timeout: float | None = None) -> Run:
@@ -161,7 +163,7 @@ def run(cmd: Sequence[str], timeout: float | None = None) -> Run:
         if proc.returncode != 0:
             last = err.read().strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
             raise BenchError(f"{shown(cmd)}: {last[0]}")
-        return Run(seconds, usage.ru_maxrss / 1024, out.read())
+        return Run(seconds, usage.ru_maxrss / 1024, out.read(), usage.ru_utime + usage.ru_stime)
 
 
 def shown(cmd: Sequence[str]) -> str:
