@@ -27,6 +27,7 @@ SOLUTIONS = [
     ("ca", Rules(Variant.SUPERDUPER, misere=True)),
     ("ca", Rules(Variant.INSERT)),
     ("ca", Rules(Variant.ANAGRAM)),
+    ("ca", Rules(min_length=4, players=3)),
     ("tictactoe", None),
     ("chopsticks", None),
 ]
@@ -99,8 +100,56 @@ def test_every_pack_verifies_clean_by_whole_arrays(
         with open_pack(path) as pack:
             verdict = verify_pack(pack)
             assert verdict.ok, (key, verdict.problems)
-            assert 0 < verdict.checked < verdict.positions, key
+            three = key.endswith("3p")  # (safe seats: the moves are not checked)
+            assert 0 < verdict.checked < verdict.positions or three, key
     assert asked == ["anagram/3"]
+
+
+def test_every_best_play_is_the_probes(packs: dict[str, Path]) -> None:
+    """`best_plays` derives every position's best move at once as a probe derives one
+    (`ghostdb.positions.derived_best`): for two players, for three, with cycles."""
+    from ghostdb.pack.moves import best_plays, graph_of
+    from ghostdb.pack.whole import read_whole
+
+    for key, path in packs.items():
+        if key == "anagram/3":  # (no graph of its own: probed, as `verify --db` does)
+            continue
+        with open_pack(path) as pack:
+            whole = read_whole(pack)
+            graph = graph_of(pack.game, whole.texts(whole.values >> 2 == 1), print)
+            assert graph is not None, key
+            found = best_plays(pack.game, graph, whole).tolist()
+            for row, record in enumerate(pack.records()):
+                probe = pack.probe(record[0])
+                moves = [p.move for p in probe.plays]
+                expected = moves.index(probe.best_move) if probe.best_move else -1
+                assert found[row] == expected, (key, record[0])
+
+
+def test_the_store_is_compared_with_each_best_move_a_pack_gives(
+    packs: dict[str, Path], tmp_path: Path
+) -> None:
+    """`verify FILE --db`: a stored best move changed to another play is named, the
+    pack's own worked out for every position at once."""
+    import sqlite3
+
+    db = packs["ghost/3"].parent / "ghost.db"
+    copy = tmp_path / "ghost.db"
+    with sqlite3.connect(db) as src, sqlite3.connect(copy) as dst:
+        src.backup(dst)
+    with open_store(str(copy), create=False) as store, open_pack(packs["ghost/3"]) as pack:
+        assert store.check_pack(pack) == []
+        with store.engine.begin() as conn:
+            fragment = conn.exec_driver_sql(
+                "SELECT fragment FROM positions p JOIN solutions s ON s.id = p.solution_id "
+                "WHERE s.rules = 'ghost/3' AND best_play = 1 ORDER BY level DESC LIMIT 1"
+            ).scalar()
+            conn.exec_driver_sql(
+                "UPDATE positions SET best_play = 0 WHERE fragment = ? AND solution_id = "
+                "(SELECT id FROM solutions WHERE rules = 'ghost/3')",
+                (fragment,),
+            )
+        assert store.check_pack(pack) == [f"{fragment!r} differs in best_play"]
 
 
 @pytest.mark.parametrize("key", ["ghost/3", "superduper/3/misere", "insert/3", "tictactoe"])

@@ -128,6 +128,54 @@ def check_graph(graph: PositionGraph, whole: Whole, found: Found) -> int:
     return int((checkable & present & ~final).sum())
 
 
+def best_plays(game: Game, graph: PositionGraph, whole: Whole) -> Any:
+    """The number of the play a probe of each of the pack's rows gives as its best move
+    (`ghostdb.positions.derived_best`), for every row at once: the plays of a position
+    are its moves to other positions the pack holds, in move order; for two players the
+    first that achieves the best outcome and length for the mover (wins soonest, then
+    ties soonest, draws, losses latest), with more the first after which the mover is
+    still safe, else the first.  -1 where a row has no play, -2 for a row that is no
+    position of ``graph`` (its plays are not known here)."""
+    import numpy as np
+
+    rows = rows_of(graph, whole)
+    found = np.full(len(whole.keys), -2, np.int32)
+    found[rows[rows >= 0]] = -1
+    parent, child = graph.edge_parent, graph.edge_child
+    play = (rows[child] >= 0) & (rows[parent] >= 0) & (child != parent)
+    parent, child = parent[play], child[play]
+    if not len(parent):
+        return found
+    starts = np.flatnonzero(np.r_[True, parent[1:] != parent[:-1]])
+    counts = np.diff(np.r_[starts, len(parent)])
+    moved = rows[child]
+    if getattr(game.rules, "players", 2) == 2:  # each play's rank for the mover
+        outcome = whole.outcome[moved].astype(np.int64)
+        length = whole.length[moved].astype(np.int64)
+        kind = np.array([0, 2, 1, 3])[outcome]  # a win, a tie, a draw, a loss for the mover
+        length = np.where(kind == 2, 0, np.where(kind == 3, -length, length))
+        rank = kind << 32 | (length + (1 << 31))
+        best = rank == np.repeat(np.minimum.reduceat(rank, starts), counts)
+    else:  # more: the plays after which the mover is still safe
+        heads = rows[parent[starts]]
+        movers = [game.to_move(key) for key in whole.texts(_mask(len(whole.keys), heads))]
+        order = np.argsort(heads)  # (the texts come in the rows' order)
+        mover = np.empty(len(heads), np.int64)
+        mover[order] = movers
+        best = (whole.safe[moved].astype(np.int64) >> np.repeat(mover, counts) & 1) == 1
+    first = np.minimum.reduceat(np.where(best, np.arange(len(parent)), len(parent)), starts)
+    found[rows[parent[starts]]] = np.where(first < len(parent), first - starts, 0)
+    return found
+
+
+def _mask(size: int, rows: Any) -> Any:
+    import numpy as np
+
+    mask = np.zeros(size, bool)
+    mask[rows] = True
+    return mask
+
+
 def derive(n: int, parent: Any, child: Any, value: Any, length: Any) -> tuple[Any, Any, Any]:
     """From the values held one move on, along edges (``parent``, ``child``) grouped by
     parent over ``n`` positions: whether each position's moves are all held, and its
