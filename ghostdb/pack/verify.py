@@ -88,20 +88,23 @@ def _check_blocks(pack: Pack, verdict: PackVerdict) -> tuple[list[str], bool]:
         nul |= part.nul
         keys = part.keys
         if part.nul:  # fixed-width bytes drop a NUL at the end: compare the keys
-            raw = [part.key(row).encode() for row in range(len(keys))]
+            raw = [part.raw(row) for row in range(len(keys))]
             above = np.array([b > a for a, b in pairwise(raw)], bool)
         else:
             above = keys[1:] > keys[:-1]
         wrong = (np.flatnonzero(~above) + 1).tolist()
-        if last is not None and len(keys) and not part.key(0).encode() > last:
+        if last is not None and len(keys) and not part.raw(0) > last:
             wrong.insert(0, 0)
         verdict.add(
             "order",
             len(wrong),
-            [f"block {part.block(row)}: {part.key(row)!r} is out of key order" for row in wrong],
+            [
+                f"block {part.block(row)}: {part.key(row)!r} is out of key order"
+                for row in wrong[:EXAMPLES]
+            ],
         )
         if len(keys):
-            last = part.key(len(keys) - 1).encode()
+            last = part.raw(len(keys) - 1)
         words += part.texts(part.values >> 2 == 1)  # the final positions: game length 0
         positions += len(keys)
         reachable += int(part.reachable.sum())

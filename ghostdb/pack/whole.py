@@ -60,10 +60,13 @@ class Whole(NamedTuple):
 
         return bool(len(self.keys)) and bool((np.char.str_len(self.keys) != self.lengths).any())
 
+    def raw(self, row: int) -> bytes:
+        """Row ``row``'s key as it is held (UTF-8)."""
+        return self.keys[row : row + 1].view("u1")[: int(self.lengths[row])].tobytes()  # type: ignore[no-any-return]
+
     def key(self, row: int) -> str:
         """Row ``row``'s key as text."""
-        raw = self.keys[row : row + 1].view("u1")[: int(self.lengths[row])].tobytes()
-        return raw.decode(errors="replace")
+        return self.raw(row).decode(errors="replace")
 
     def texts(self, rows: Any) -> list[str]:
         """The keys of ``rows`` (a mask) as text: joined and split in C, not a step a key
