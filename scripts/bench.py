@@ -26,6 +26,10 @@ The rows (the word list is ENABLE, ../shared/wordlists/enable1.txt, unless --wor
   process against `ghostdb lookup`, and verify of each;
 - whole plans, a comparison of two rule sets, self-play;
 - `ghostdb verify` of the stored Ghost and SuperDuperGhost solutions, best of 3;
+- `ghostdb solve`, `ghostdb verify NAME` and `ghostdb verify FILE` (its pack) in turn, 3
+  rounds, on SuperDuperGhost/3 and Debian's Polish Ghost/3: each verify's median against
+  the solve's (targets 1.5 for the pack, 2 for the store) and its peak memory against
+  the solve's (not with --quick);
 - `ghostdb solve --all` (six rule sets) with --jobs 1 and --jobs 2;
 - with --postgres URL, the Ghost solve and lookups on that server (and the bare round trip
   through the driver that one lookup at a time cannot beat), Polish there too.
@@ -43,8 +47,8 @@ and peak memory, and the survey of it against a lookup; --all adds it too.  With
 URL it is built again on that server, in a database of its own (ghostdb_bench_world, made
 anew), with the size the server gives it.  --only world measures nothing else;
 --only world-postgres only the server's; --only packs, --only learning, --only polish and
---only startup only those rows; --only rooms the rooms under load (with --postgres, two
-servers too).
+--only startup and --only verify only those rows (verify: about 5 minutes, 4 of
+them Polish's); --only rooms the rooms under load (with --postgres, two servers too).
 --all adds --scale and the benchmarks of scripts/bench_web.py (the web server): a hook that
 defines ``rows()`` returning (measure, result, target, passed) tuples joins the table; any
 other is run as a script and its output printed as it is.
@@ -97,7 +101,8 @@ def arguments() -> argparse.ArgumentParser:
         "server), or only the word list's packs and the offline site, or only Debian's "
         "Polish list (its solves, kept answers, packs, probes, Parquet and verify), or only "
         "the rooms under load (two servers with --postgres), or only `ghostdb lookup`'s "
-        "start-up against a bare read",
+        "start-up against a bare read, or only verify of a store and of a pack beside the "
+        "solve (SuperDuperGhost/3, Polish Ghost/3)",
     )
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     return parser

@@ -495,3 +495,78 @@ def test_keys_are_compared_with_the_packed_rows_a_piece_at_a_time(
     for wrong in ("a\nab", "a\nab\nba\nbab", "a\nabba", "a\nab\nbb"):
         assert not stored.joined_keys_equal(wrong, keys, some)
     assert stored.joined_keys_equal(None, keys, np.array([], dtype=np.int64))
+
+
+def test_the_checks_by_pieces_of_edges_find_the_same(
+    copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checks over the edges take a few hundred thousand at a time
+    (`stored.pieces`): with pieces of a run or two, every solution still verifies clean,
+    and a changed best move, plan rank and game length are still named."""
+    from ghostdb.store.verification import stored
+
+    monkeypatch.setattr(stored, "EDGES", 2)
+    assert all(v.ok for v in verdicts(copy))
+    named = [tamper(copy) for tamper in (other_best_move, plan_rank, lengthen, no_such_play)]
+    found = {v.rules: v for v in verdicts(copy, "ca")}
+    for rules, kind, fragment in named:
+        assert any(repr(fragment) in e for e in found[rules].findings[kind].examples), kind
+
+
+def test_the_first_best_edge_is_the_lexsorts() -> None:
+    """The plan's best move (`plans._first_best`: a rank at a time over the edges still
+    in the running) is the first in move order of those with the least ranks, compared
+    in order, as a sort of every edge by (parent, ranks, move order) finds it."""
+    import numpy as np
+
+    from ghostdb.store.verification import plans
+
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        counts = rng.integers(1, 6, rng.integers(1, 30))
+        parent = np.repeat(np.arange(len(counts)), counts)
+        child = rng.integers(0, 12, len(parent)).astype(np.int32)
+        ranks = [rng.integers(-1, 3, 12).astype(np.int32) for _ in range(3)]
+        starts = np.flatnonzero(np.r_[True, parent[1:] != parent[:-1]])
+        order = np.lexsort((np.arange(len(parent)), *(r[child] for r in reversed(ranks)), parent))
+        assert plans._first_best(starts, child, ranks).tolist() == order[starts].tolist()
+
+
+def test_a_best_play_number_leads_where_the_moves_say(solved: Path) -> None:
+    """A stored best play number is read as the node it leads to (`played_numbers`):
+    counted from each position's first edge where no move leads back to its own
+    position, as the play numbers of `ghostdb.solvers.play_numbers` count them."""
+    import numpy as np
+
+    from ghostdb.games.registry import game_of
+    from ghostdb.solvers import play_numbers
+    from ghostdb.store.verification.stored import NONE, played_numbers
+
+    words = [w for w in CA.read_text().split() if w.startswith("ca") and len(w) <= 6]
+    graph = game_of(Rules(Variant.SUPER), "abcdefghijklmnopqrstuvwxyz").build(words)
+    numbers = np.random.default_rng(3).integers(-1, 8, graph.size)
+    numbers[numbers == 7] = 99  # no such play
+    expected = np.where(numbers == NONE, -1, -2)
+    hit = play_numbers(graph) == numbers[graph.edge_parent]
+    expected[graph.edge_parent[hit]] = graph.edge_child[hit]
+    assert played_numbers(graph, numbers).tolist() == expected.tolist()
+
+
+def test_a_kept_puzzle_is_checked_over_the_rows_read(copy: Path) -> None:
+    """The kept puzzles are checked over the arrays the rows were read into, not a lookup
+    each: one whose game length is changed is no puzzle, one of a position not stored is
+    named so, and the other kept answers are still checked."""
+    sid = solution_id(copy, "ghost/3")
+    (body,) = one(copy, "SELECT body FROM kept_answers WHERE solution_id = ? AND "
+                  "question = 'puzzles'", sid)  # fmt: skip
+    found = json.loads(str(body))
+    (key, length, others, level), *rest = found["puzzles"]
+    found["puzzles"] = [[key, length + 2, others, level], ["cz", 1, 1, "easy"], *rest]
+    sql(copy, "UPDATE kept_answers SET body = ? WHERE solution_id = ? AND question = "
+        "'puzzles'", json.dumps(found), sid)  # fmt: skip
+    (v,) = verdicts(copy, "ca", min_length=3)
+    examples = v.findings["kept answer"].examples
+    assert list(v.findings) == ["kept answer"] and v.findings["kept answer"].count == 2
+    assert f"the kept puzzle {key!r} is not one" in examples[0]
+    assert "'cz' is not a stored position" in examples[1]
+    assert v.kept >= 3  # the plans, openings and summary worked out again too

@@ -13,7 +13,9 @@ a pack needs nothing but ghostdb's pure core (`ghostdb pack` writes one from a s
 at all, from positions that `sorting` puts in key order; `reader` opens one (`Pack`: its
 header, a position as a lookup answers it, values for many keys), `block` decodes a block
 only as far as a probe needs, and `search` finds many keys in many blocks at once;
-`verify` checks a pack whole, without the store it came from (``ghostdb verify FILE``).
+`verify` checks a pack whole, without the store it came from (``ghostdb verify FILE``):
+`whole` reads every block's columns into arrays, and `moves` checks them against the
+rule set's moves by whole arrays, as the solvers work.
 """
 
 from __future__ import annotations

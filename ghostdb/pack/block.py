@@ -252,6 +252,19 @@ class Block:
         low = np.frombuffer(raw, np.uint8, n, at).astype(np.uint16)
         return low | np.frombuffer(raw, np.uint8, n, at + n).astype(np.uint16) << 8
 
+    def columns(self) -> tuple[Any, Any, Any, list[str | None] | None]:
+        """Every position's reachable flag (bool), value column and safe-seat mask
+        (`NONE` for none; both uint16) as numpy arrays, and the labels (None where no
+        position has one): a whole pass reads these, not a record a position."""
+        import numpy as np
+
+        raw, n = self._raw, self.n
+        bits = np.frombuffer(raw, np.uint8, (n + 7) // 8, self._reach)
+        reachable = np.unpackbits(bits, count=n, bitorder="little").astype(bool)
+        low = np.frombuffer(raw, np.uint8, n, self._safe).astype(np.uint16)
+        safe = low | np.frombuffer(raw, np.uint8, n, self._safe + n).astype(np.uint16) << 8
+        return reachable, self.value_column(), safe, self._labels
+
     def value(self, i: int) -> int:
         """Position ``i``'s value column: the outcome's code in the low two bits, above
         them the game length + 1, or 0."""

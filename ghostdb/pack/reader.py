@@ -181,6 +181,16 @@ class Pack:
         for number in range(len(self.index)):
             yield from self._read_block(number, self.index[number]).records()
 
+    def blocks(self) -> Iterator[Block | PackError]:
+        """Every block in order, its hash checked, or the PackError that says how it is
+        damaged: read once each and not kept (a pass over the whole pack would otherwise
+        fill the cache with blocks it never reads again)."""
+        for number, entry in enumerate(self.index):
+            try:
+                yield self._read_block(number, entry)
+            except PackError as exc:
+                yield exc
+
     def record(self, key: str) -> Record | None:
         """The record of (canonical) ``key``; None if the pack holds no such position."""
         return self._record_of(key.encode())

@@ -77,6 +77,7 @@ ONLY: dict[str, tuple[str, Callable[[Bench, Options], list[Row]]]] = {
     "polish": ("Polish", lambda bench, options: polish.polish(bench, options.quick)),
     "rooms": ("rooms", lambda bench, options: rooms.rows(bench, options.postgres)),
     "startup": ("the lookup's start-up", lambda bench, _: lookups.startup(bench)),
+    "verify": ("verify against the solve", lambda bench, _: verify.against_solve(bench)),
 }
 """The areas of `--only` measured by one function: (the progress line, the rows)."""
 AREAS = ("world", "world-postgres", *ONLY)
@@ -102,6 +103,8 @@ def everything(bench: Bench, options: Options) -> list[Row]:
     rows += measure("Polish", lambda: polish.polish(bench, options.quick))
     rows += measure("plans, comparison, self-play", lambda: reads.reads(bench))
     rows += measure("verify", lambda: verify.verify(bench))
+    if not options.quick:
+        rows += measure("verify against the solve", lambda: verify.against_solve(bench))
     # After verify: a kept answer is re-checked by verify too (about a second more).
     rows += measure("decisive words", lambda: decisive.decisive(bench))
     if not options.quick:

@@ -4,7 +4,7 @@ kept, a sample of the other words changes nothing, the fewest count is found aga
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
@@ -29,16 +29,17 @@ SAMPLE = 500
 
 
 def check_answers(
-    conn: Connection, solution_id: int, game: Any, words: Sequence[str]
+    conn: Connection, solution_id: int, game: Any, words: Callable[[], Sequence[str] | None]
 ) -> tuple[int, list[str]]:
     """Re-check every answer kept for a solution by re-evaluation (for `verify`): each
     listed edit must give the outcome and move states kept; a sample of the other words
     must change nothing; the fewest count must be what the recursion finds again.
-    Returns how many answers were checked and what disagrees."""
+    ``words()`` reads the game words (only when some answer is kept).  Returns how many
+    answers were checked and what disagrees."""
     answers = stored_answers(conn, solution_id)
     if not answers:
         return 0, []
-    decider = _checking_decider(conn, solution_id, game, words)
+    decider = _checking_decider(conn, solution_id, game, words() or ())
     problems: list[str] = []
     for row in answers:
         problems += _check_answer(conn, row, decider, game.rules.min_length)

@@ -7,11 +7,13 @@ from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from ghostdb.errors import BadMove
+from ghostdb.games.base import LOSS, VALUE_NAMES, WIN, PositionGraph
 from ghostdb.store.answers import dictionaries, kept
 from ghostdb.store.answers.comparing import work_out_pair
 from ghostdb.store.answers.keeping import work_out
 from ghostdb.store.answers.puzzles import PUZZLES
 from ghostdb.store.answers.vocabularies import COMMON_WORDS, rank
+from ghostdb.store.verification.stored import NONE, StoredRows
 from ghostdb.values import Outcome
 
 if TYPE_CHECKING:
@@ -25,17 +27,22 @@ def check_kept(
     solution_id: int,
     handle: Callable[[int], Handle | None],
     checked: Collection[int] = (),
+    done: Collection[str] = (),
 ) -> tuple[int, list[str]]:
     """Work every answer kept about a solution out again from the stored positions and
     compare (for `verify`): its own, and its comparisons either way round (one whose
     first solution is in ``checked`` is left to that one's check); ``handle`` gives a
-    published solution's handle by id (None: not published).  Returns how many answers
-    were checked and what disagrees."""
+    published solution's handle by id (None: not published); the solution's own answers
+    to the questions ``done`` were checked already (the puzzles, over the arrays of
+    `ghostdb.store.verification.solutions`: `check_puzzles_over`).  Returns how many
+    answers were checked and what disagrees."""
 
     with engine.connect() as conn:
         answers = kept.stored(conn, solution_id, checked)
     problems: list[str] = []
     for key, body in answers:
+        if key.solution_id == solution_id and not key.other_id and key.question in done:
+            continue
         here = handle(key.solution_id)
         if key.other_id:
             other = handle(key.other_id)
@@ -87,6 +94,40 @@ def check_puzzles(solution: Handle, body: dict[str, Any]) -> list[str]:
             problems.append(
                 f"the kept puzzle {key!r} is not one: {winning} winning moves of "
                 f"{len(pos.plays)}, {pos.outcome.value} in {pos.game_length}"
+            )
+    return problems
+
+
+def check_puzzles_over(graph: PositionGraph, stored: StoredRows, body: dict[str, Any]) -> list[str]:
+    """`check_puzzles` over the arrays `verify` reads a solution into (``stored``, the
+    graph's positions as stored, its `StoredRows.nodes` those of the puzzles' keys), not
+    a lookup a puzzle: every kept puzzle a reachable win for the mover, exactly one
+    winning move and at least one other, its length as stored.  A position's plays are
+    its moves to other positions (a final one has none)."""
+    import numpy as np
+
+    parent, child = graph.edge_parent, graph.edge_child
+    play = child != parent
+    plays = np.bincount(parent[play], minlength=graph.size)
+    wins = np.bincount(parent[play & (stored.value[child] == LOSS)], minlength=graph.size)
+    problems = []
+    for key, length, others, _ in body["puzzles"]:
+        i = stored.nodes.get(key)
+        if i is None:
+            problems.append(f"the kept puzzle {key!r} is not a stored position")
+            continue
+        value, held = int(stored.value[i]), int(stored.length[i])
+        if (
+            value != WIN
+            or not stored.reachable[i]
+            or wins[i] != 1
+            or plays[i] - 1 != others
+            or held != length
+        ):
+            problems.append(
+                f"the kept puzzle {key!r} is not one: {wins[i]} winning moves of "
+                f"{plays[i]}, {VALUE_NAMES[value] if value >= 0 else '?'} in "
+                f"{held if held != NONE else None}"
             )
     return problems
 

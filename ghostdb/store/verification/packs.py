@@ -24,11 +24,14 @@ def compare_with_store(pack: Pack, solution: Handle) -> list[str]:
         return [f"the pack is of {pack.header['rules']}, the store's of {solution.rules.key}"]
     engine = solution.engine
     solution.refresh()
-    differ = 0
+    plays = _best_plays(pack)
+    differ, row = 0, -1
     with engine.connect() as conn, conn.begin(), stored_records(conn, solution.id) as stored:
         for mine, theirs in _pairs(pack.records(), stored):
+            row += mine is not None
             if mine is not None and theirs is not None:
-                mine = (*mine[:4], _derived_play(pack, mine[0], theirs[4]), *mine[5:])
+                best = _derived_play(pack, plays, row, mine[0], theirs[4])
+                mine = (*mine[:4], best, *mine[5:])
             if mine != theirs:
                 differ += 1
                 if len(problems) < 5:
@@ -39,11 +42,29 @@ def compare_with_store(pack: Pack, solution: Handle) -> list[str]:
     return problems
 
 
-def _derived_play(pack: Pack, key: str, stored: int | None) -> int | None:
-    """The number of the play a probe of ``key`` gives as the best move (None at a
-    final position, where the store holds none either)."""
+def _best_plays(pack: Pack) -> Any:
+    """The best play a probe gives of each of the pack's positions, all at once
+    (`ghostdb.pack.moves.best_plays`), over the moves of the rule set's graph made from
+    the pack's final positions; None where that graph cannot be made (each is probed)."""
+    from ghostdb.pack.moves import best_plays, graph_of
+    from ghostdb.pack.whole import read_whole
+
+    whole = read_whole(pack)
+    if whole.nul:
+        return None
+    words = whole.texts(whole.values >> 2 == 1)
+    graph = graph_of(pack.game, words, lambda *_: None)
+    return None if graph is None else best_plays(pack.game, graph, whole)
+
+
+def _derived_play(pack: Pack, plays: Any, row: int, key: str, stored: int | None) -> int | None:
+    """The number of the play a probe of ``key`` (the pack's row ``row``) gives as the
+    best move (None at a final position, where the store holds none either): read from
+    ``plays``, or a probe where they do not know it."""
     if stored is None:
         return None
+    if plays is not None and plays[row] != -2:
+        return None if plays[row] == -1 else int(plays[row])
     found = pack.probe(key)
     return next((i for i, p in enumerate(found.plays) if p.move == found.best_move), None)
 

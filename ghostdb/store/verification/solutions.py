@@ -46,7 +46,9 @@ from ghostdb.games.base import (
 from ghostdb.games.registry import game_of, parse_rules
 from ghostdb.solvers import SOLVER_VERSION, group_starts
 from ghostdb.store.answers.lookups import checked_rules, solution_row, subject
+from ghostdb.store.answers.puzzles import PUZZLES
 from ghostdb.store.sql import queries as q
+from ghostdb.store.verification.levels import read_levels
 from ghostdb.store.verification.plans import check_plans
 from ghostdb.store.verification.stored import (
     BIG,
@@ -57,6 +59,7 @@ from ghostdb.store.verification.stored import (
     Finding,
     StoredRows,
     Verdict,
+    pieces,
     shown_key,
     shown_length,
     shown_node,
@@ -105,7 +108,7 @@ def _check_kept(
     from ghostdb.store.answers.lookups import Lookups
     from ghostdb.store.verification.kept import check_kept
 
-    if not verdict.ok:
+    if any(kind != "kept answer" for kind in verdict.findings):
         return
     started = time.perf_counter()
     lookups = Lookups(engine)
@@ -118,7 +121,9 @@ def _check_kept(
         return Handle(engine, lookups, name, rules, lookups.ref(name, rules))
 
     try:
-        verdict.kept, problems = check_kept(engine, verdict.solution_id, handle, checked)
+        verdict.kept, problems = check_kept(
+            engine, verdict.solution_id, handle, checked, verdict.kept_done
+        )
     finally:
         lookups.close()
     verdict.found("kept answer", len(problems), problems)
@@ -135,27 +140,75 @@ def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any)
         verdict.notes.append(
             f"made by solver version {solution.solver_version} (this is {SOLVER_VERSION})"
         )
-    words = None
-    if dictionary is not None:
-        stored = q.dictionary_words(conn, dictionary.id)  # sorted by code point
-        _check_dictionary(verdict, solution, dictionary, stored)
-        # The words that end a game under these rules, still in order.
-        long_enough = (w for w in stored if len(w) >= rules.min_length)
-        words = SortedWords(long_enough, rules.min_length)
-    else:
-        recorded = hashlib.sha256(rules.key.encode()).hexdigest()
-        if solution.input_sha256 not in (None, recorded):
-            verdict.found(
-                "dictionary",
-                1,
-                [
-                    f"the solution records input {solution.input_sha256[:12]}…"
-                    f" but {rules.key} hashes to {recorded[:12]}…"
-                ],
-            )
+    words = _check_input(verdict, conn, solution, dictionary)
     game = game_of(rules, dictionary.alphabet if dictionary is not None else "")
+    if words is not None:  # the words that end a game under these rules, still in order
+        words = SortedWords([w for w in words if len(w) >= rules.min_length], rules.min_length)
+    # The words are let go once the moves are made of them (millions of strings: half of
+    # the memory of a big list's solve), and read again for decisive answers, if any.
     graph = _decoded(game.build(words))
-    stored = StoredRows.read(conn, solution.id, graph, verdict)
+    del words
+    puzzles = _kept_puzzles(conn, solution.id)
+    wanted: dict[int, set[str]] = {}  # the puzzles' keys, by level
+    for key, *_ in puzzles["puzzles"] if puzzles else ():
+        wanted.setdefault(game.level(key), set()).add(key)
+    how = {"seats": rules.players > 2, "kept": bool(solution.has_plans)}
+    stored = read_levels(conn, solution.id, graph, verdict, wanted, **how) or StoredRows.read(
+        conn, solution.id, graph, verdict, wanted
+    )
+    _check_positions(verdict, conn, solution, graph, stored)
+    if verdict.ok and puzzles is not None:  # (sound rows: else it would repeat the above)
+        from ghostdb.store.verification.kept import check_puzzles_over
+
+        problems = check_puzzles_over(graph, stored, puzzles)
+        verdict.found("kept answer", len(problems), problems)
+        verdict.kept_done.append(PUZZLES)
+    del graph, stored
+    if dictionary is not None:
+        from ghostdb.store.verification.decisive import check_answers
+
+        verdict.decisive, problems = check_answers(
+            conn, solution.id, game, lambda: _words(conn, dictionary, rules)
+        )
+        verdict.found("decisive", len(problems), problems)
+    verdict.seconds = time.perf_counter() - started
+    return verdict
+
+
+def _check_input(
+    verdict: Verdict, conn: Connection, solution: Any, dictionary: Any
+) -> list[str] | None:
+    """The stored words against their hash (a game without words: its rule key's); the
+    words, sorted by code point (None for a game without)."""
+    if dictionary is not None:
+        words = q.dictionary_words(conn, dictionary.id)
+        _check_dictionary(verdict, solution, dictionary, words)
+        return words
+    recorded = hashlib.sha256(solution.rules.encode()).hexdigest()
+    if solution.input_sha256 not in (None, recorded):
+        verdict.found(
+            "dictionary",
+            1,
+            [
+                f"the solution records input {solution.input_sha256[:12]}…"
+                f" but {solution.rules} hashes to {recorded[:12]}…"
+            ],
+        )
+    return None
+
+
+def _words(conn: Connection, dictionary: Any, rules: Any) -> SortedWords | None:
+    """The words that end a game under ``rules``, in order; None for a game without."""
+    if dictionary is None:
+        return None
+    return SortedWords(q.dictionary_words(conn, dictionary.id, rules.min_length), rules.min_length)
+
+
+def _check_positions(
+    verdict: Verdict, conn: Connection, solution: Any, graph: PositionGraph, stored: StoredRows
+) -> None:
+    """Every stored position's fields against the positions one move on, and its plan."""
+    rules = parse_rules(solution.rules)
     if rules.players > 2:  # as the solve job: safe seats, in Ghost for more players
         _check_seats(verdict, graph, stored, rules.players, rules.misere)
     else:
@@ -164,26 +217,31 @@ def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any)
     _check_labels(verdict, graph, stored)
     if solution.has_plans:
         check_plans(verdict, conn, solution.id, graph, stored)
-    else:  # a solution without plans has no plan columns set anywhere
-        extra = stored_plans(conn, solution.id)
-        verdict.found(
-            "extra plan",
-            len(extra),
-            [f"{shown_key(r[1])} has a plan but its game keeps none" for r in extra[:EXAMPLES]],
-        )
-    if words is not None:
-        from ghostdb.store.verification.decisive import check_answers
+        return
+    # A solution without plans has no plan columns set anywhere.
+    if stored.plans is not None:
+        extra = [graph.keys[i] for i in np.flatnonzero(stored.plans.has)[:EXAMPLES].tolist()]
+        count = int(stored.plans.has.sum())
+    else:
+        found = stored_plans(conn, solution.id)
+        extra, count = [r[1] for r in found[:EXAMPLES]], len(found)
+    verdict.found(
+        "extra plan", count, [f"{shown_key(k)} has a plan but its game keeps none" for k in extra]
+    )
 
-        verdict.decisive, problems = check_answers(conn, solution.id, game, words)
-        verdict.found("decisive", len(problems), problems)
-    verdict.seconds = time.perf_counter() - started
-    return verdict
+
+def _kept_puzzles(conn: Connection, solution_id: int) -> dict[str, Any] | None:
+    """The kept puzzles of the solution, checked over the arrays its rows are read into
+    (`ghostdb.store.verification.kept.check_puzzles_over`), not a lookup a puzzle."""
+    from ghostdb.store.answers import kept
+
+    return kept.read(conn, kept.Key(solution_id, PUZZLES))  # type: ignore[no-any-return]
 
 
 def _decoded(graph: PositionGraph) -> PositionGraph:
-    """The graph with its keys and labels as lists: verify compares, joins, indexes and
-    looks them up many times over, so packed keys (`Keys`) are decoded once, here."""
-    graph.keys = KeyList(graph.keys)
+    """The graph with its labels as a list (Anagram Ghost's: verify compares every one).
+    Its keys stay as the game made them (`Keys`: Ghost's packed, a million of them 30 MB
+    where Python strings would be 70): each check reads them a piece at a time."""
     if graph.labels is not None:
         graph.labels = KeyList(graph.labels)
     return graph
@@ -244,10 +302,10 @@ def _moves(graph: PositionGraph, s: StoredRows) -> tuple[np.ndarray, np.ndarray,
     parent, child = graph.edge_parent, graph.edge_child
     starts = group_starts(parent)
     parents = parent[starts]
-    bad = (~s.present[child]) | (s.value[child] < 0)
+    known = s.value[child] >= 0  # (-1: not stored, or unreadable)
     checkable = np.zeros(graph.size, dtype=bool)
     if len(starts):
-        checkable[parents] = np.add.reduceat(bad.astype(np.int32), starts) == 0
+        checkable[parents] = np.logical_and.reduceat(known, starts)
     checkable &= s.present
     return starts, parents, checkable
 
@@ -257,28 +315,32 @@ def _expected_values(graph: PositionGraph, s: StoredRows) -> tuple[np.ndarray, .
     checked, their value, game length, best move)."""
     n = graph.size
     final = graph.final != NOT_FINAL
-    value = np.where(final, graph.final, -1).astype(np.int8)
-    length = np.where(final, 0, NONE).astype(np.int64)
-    best = np.full(n, NONE, dtype=np.int64)
-    starts, parents, checkable = _moves(graph, s)
+    value = np.where(final, graph.final, np.int8(-1))
+    length = np.full(n, NONE, dtype=s.length.dtype)
+    length[final] = 0
+    best = np.full(n, NONE, dtype=np.int32)
     parent, child = graph.edge_parent, graph.edge_child
-    if len(starts):
-        mine = FLIPPED[s.value[child]]  # each move's value for its mover
-        value[parents] = np.maximum.reduceat(mine, starts)
-        decided = value[parent]
-        achieves = mine == decided
-        clen = s.length[child]
-        shortest = np.minimum.reduceat(np.where(achieves, clen, BIG), starts)
-        longest = np.maximum.reduceat(np.where(achieves, clen, -BIG), starts)
+    checkable = np.zeros(n, dtype=bool)
+    for lo, hi, runs in pieces(parent, group_starts(parent)):
+        here, moved = parent[lo:hi], child[lo:hi]
+        parents = here[runs]
+        known = s.value[moved] >= 0  # (-1: not stored, or unreadable)
+        checkable[parents] = np.logical_and.reduceat(known, runs)
+        mine = FLIPPED[s.value[moved]]  # each move's value for its mover
+        value[parents] = np.maximum.reduceat(mine, runs)
+        achieves = mine == value[here]
+        clen = s.length[moved]
+        shortest = np.minimum.reduceat(np.where(achieves, clen, BIG), runs)
+        longest = np.maximum.reduceat(np.where(achieves, clen, -BIG), runs)
         wanted = value[parents]
         length[parents] = np.where(
             wanted == DRAW, NONE, np.where(wanted == LOSS, longest, shortest) + 1
         )
         # The best move: the first in move order that achieves the value and the length.
-        keeps = achieves & ((decided == DRAW) | (clen + 1 == length[parent]))
-        edge = np.minimum.reduceat(np.where(keeps, np.arange(len(child)), len(child)), starts)
-        best[parents] = child[np.minimum(edge, len(child) - 1)]
-    return checkable, value, length, best
+        achieves &= (value[here] == DRAW) | (clen + 1 == length[here])
+        edge = np.minimum.reduceat(np.where(achieves, np.arange(hi - lo), hi - lo), runs)
+        best[parents] = moved[np.minimum(edge, hi - lo - 1)]
+    return checkable & s.present, value, length, best
 
 
 def _check_values(v: Verdict, graph: PositionGraph, s: StoredRows) -> None:
@@ -463,6 +525,8 @@ def _check_reachable(v: Verdict, graph: PositionGraph, s: StoredRows) -> None:
 
 
 def _check_labels(v: Verdict, graph: PositionGraph, s: StoredRows) -> None:
+    if s.labels is None:  # read where none is stored and the graph has none
+        return
     expected = np.array(graph.labels or [None] * graph.size, dtype=object)
     wrong = np.flatnonzero(s.present & (s.labels != expected)).tolist()
     v.found(

@@ -4,7 +4,7 @@ the SQL that reads a solution's rows."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,13 +17,17 @@ from ghostdb.games.base import (
     VALUE_NAMES,
     PositionGraph,
 )
-from ghostdb.solvers import play_numbers
+from ghostdb.solvers import group_starts, play_numbers
 from ghostdb.store.answers.lookups import POSITION_FIELDS
 from ghostdb.store.sql import raw
 from ghostdb.store.sql.schema import PLAN_FIELDS, positions
 
 EXAMPLES = 5
 """How many examples of each kind of inconsistency a report keeps."""
+
+EDGES = 1 << 19
+"""About how many edges a whole-array check takes at once (`pieces`): each step holds a
+few columns that long, a few MB, not a few of the graph's every edge."""
 
 
 KINDS = (
@@ -54,7 +58,8 @@ NONE = -1  # a NULL length or seat mask
 _NO_PLAY = -2  # a stored best play number that no play of the position has
 
 
-BIG = 1 << 40
+BIG = 1 << 30
+"""Above any game length or plan rank an int32 column holds."""
 
 
 @dataclass
@@ -88,6 +93,9 @@ class Verdict:
     kept: int = 0
     """Kept whole-solution answers worked out again
     (`ghostdb.store.verification.kept.check_kept`)."""
+    kept_done: list[str] = field(default_factory=list)
+    """The solution's own kept questions checked already, over the arrays its positions
+    were read into (the puzzles): the check of the kept answers leaves them out."""
     seconds: float = 0.0
     findings: dict[str, Finding] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
@@ -126,25 +134,44 @@ class Verdict:
 
 
 @dataclass
+class StoredPlans:
+    """A solution's stored plan columns, aligned with the graph's nodes (read with the
+    positions, `ghostdb.store.verification.levels`)."""
+
+    has: np.ndarray  # bool: any plan column set
+    numbers: np.ndarray  # the plan's play number; NONE for NULL
+    rank: list[np.ndarray]  # waiter_lossiness, waiter_outcomes, waiter_letters; NONE for NULL
+
+
+@dataclass
 class StoredRows:
     """A solution's stored position rows, aligned with the graph's nodes."""
 
     present: np.ndarray  # bool
     value: np.ndarray  # int8 value code; -1 if missing or unreadable
-    length: np.ndarray  # int64; NONE for NULL
-    best: np.ndarray  # int64: the node the stored best play leads to (see `played_numbers`)
+    length: np.ndarray  # int32 (int64 if one is bigger); NONE for NULL
+    best: np.ndarray  # int32: the node the stored best play leads to (see `played_numbers`)
     reachable: np.ndarray  # bool
-    safe: np.ndarray  # int64; NONE for NULL
-    labels: np.ndarray  # object
+    safe: np.ndarray  # int32 (int64 if one is bigger); NONE for NULL
+    labels: np.ndarray | None  # object; None where none is stored and the graph has none
+    plans: StoredPlans | None = None
+    """The plan columns, where they were read with the positions (else `check_plans`
+    reads them)."""
+    nodes: dict[str, int] = field(default_factory=dict)
+    """The node of each of the keys `read` was asked for that is stored."""
 
     @classmethod
     def read(
-        cls, conn: Connection, solution_id: int, graph: PositionGraph, v: Verdict
+        cls,
+        conn: Connection,
+        solution_id: int,
+        graph: PositionGraph,
+        v: Verdict,
+        wanted: Mapping[int, Collection[str]] | None = None,
     ) -> StoredRows:
-        if conn.dialect.name == "sqlite" and graph.labels is None:
-            packed = cls._packed(conn, solution_id, graph, v)
-            if packed is not None:
-                return packed
+        """Every row of the solution, read row by row; those that are no position of the
+        graph (or at another level) are reported extra, the positions not stored
+        missing.  The nodes of the keys ``wanted`` (by level) are noted (`nodes`)."""
         rows = stored_positions(conn, solution_id)
         v.positions = len(rows)
         n = graph.size
@@ -177,43 +204,35 @@ class StoredRows:
             out[at] = data[pick] if len(data) else data
             return out
 
+        sought = {key for keys in (wanted or {}).values() for key in keys}
+        nodes = {fragment[r]: int(i) for i, r in zip(at.tolist(), pick.tolist(), strict=True)
+                 if fragment[r] in sought} if sought else {}  # fmt: skip
         return cls(
             present=present,
-            value=_codes(column(outcome, -1)),
+            value=codes(column(outcome, -1)),
             length=column(length, NONE),
             best=played_numbers(graph, column(best, NONE)),
             reachable=column(reachable, 0).astype(bool),
             safe=column(safe, NONE),
             labels=column(label, None, object),
+            nodes=nodes,
         )
 
-    @classmethod
-    def _packed(
-        cls, conn: Connection, solution_id: int, graph: PositionGraph, v: Verdict
-    ) -> StoredRows | None:
-        """The rows read packed (see `packed_positions`) when they are exactly the
-        graph's positions in its order and carry no labels; else None."""
-        row = packed_positions(conn, solution_id)
-        if row is None or row[-2] or row[-1] != graph.size:
-            return None
-        if not joined_keys_equal(row[0], graph.keys):
-            return None
 
-        def numbers(packed: str) -> np.ndarray:
-            return unpacked_numbers(packed, graph.size)
-
-        if not np.array_equal(numbers(row[1]), graph.level):
-            return None
-        v.positions = int(row[-1])
-        return cls(
-            present=np.ones(graph.size, dtype=bool),
-            value=_codes(numbers(row[3])),
-            length=numbers(row[4]),
-            best=played_numbers(graph, numbers(row[5])),
-            reachable=numbers(row[2]).astype(bool),
-            safe=numbers(row[6]),
-            labels=np.full(graph.size, None, dtype=object),
-        )
+def pieces(
+    parent: np.ndarray, starts: np.ndarray, edges: int | None = None
+) -> Iterator[tuple[int, int, np.ndarray]]:
+    """The edges, grouped by parent in runs that begin at ``starts``, in pieces of whole
+    runs of about ``edges`` edges (`EDGES`): each piece's first edge, its end, and where
+    its runs begin within it."""
+    edges = edges or EDGES
+    at, total = 0, len(parent)
+    while at < len(starts):
+        lo = int(starts[at])
+        end = max(at + 1, int(np.searchsorted(starts, lo + edges)))
+        hi = int(starts[end]) if end < len(starts) else total
+        yield lo, hi, starts[at:end] - lo
+        at = end
 
 
 def shown_key(key: str) -> str:
@@ -240,7 +259,7 @@ def shown_seats(mask: int) -> str:
     return "{" + ", ".join(str(s + 1) for s in range(16) if mask >> s & 1) + "}"
 
 
-def _codes(stored: np.ndarray) -> np.ndarray:
+def codes(stored: np.ndarray) -> np.ndarray:
     """Stored outcome codes as value codes; -1 for one that is none (unreadable)."""
     known = (stored >= 0) & (stored < len(VALUE_NAMES))
     return np.where(known, stored, -1).astype(np.int8)
@@ -249,8 +268,16 @@ def _codes(stored: np.ndarray) -> np.ndarray:
 def played_numbers(graph: PositionGraph, numbers: np.ndarray) -> np.ndarray:
     """The node each position's stored best play number leads to: -1 where none is stored
     (NULL), `_NO_PLAY` where the position has no play of that number."""
-    out = np.where(numbers == NONE, -1, _NO_PLAY).astype(np.int64)
-    parent = graph.edge_parent
+    out = np.where(numbers == NONE, -1, _NO_PLAY).astype(np.int32)
+    parent, child = graph.edge_parent, graph.edge_child
+    if (child != parent).all():  # no move back to its own position: play i is edge i
+        starts = group_starts(parent)
+        parents = parent[starts]
+        plays = np.diff(np.r_[starts, len(parent)])
+        wanted = numbers[parents]
+        has = (wanted >= 0) & (wanted < plays)
+        out[parents[has]] = child[starts[has] + wanted[has]]
+        return out
     wanted = numbers[parent]
     hit = (play_numbers(graph) == wanted) & (wanted >= 0)
     out[parent[hit]] = graph.edge_child[hit]
@@ -295,27 +322,6 @@ def stored_plans(conn: Connection, solution_id: int) -> list[Any]:
     """Every position of a solution that holds a plan, as tuples of
     `STORED_PLAN_FIELDS`."""
     return _stream(conn, STORED_PLAN_FIELDS, solution_id, text(ANY_PLAN))
-
-
-def packed_positions(conn: Connection, solution_id: int) -> Any:
-    """SQLite only: every position row of a solution packed into one text per column
-    (fragments joined by newlines, numbers by commas, NULL as -1), in key order, with
-    the count of labels and of rows; None without rows.
-
-    Aggregated in SQL because making a Python object of every value of millions of rows
-    costs more than the reading.  The caller checks the order: the packed fragments must
-    equal the keys it expects, joined the same way."""
-    sql = (
-        "SELECT group_concat(fragment, char(10)), group_concat(level), "
-        "group_concat(reachable), group_concat(outcome), "
-        "group_concat(coalesce(game_length, -1)), "
-        "group_concat(coalesce(best_play, -1)), "
-        "group_concat(coalesce(safe_seats, -1)), count(label), count(*) "
-        "FROM (SELECT * FROM positions WHERE solution_id = :solution_id "
-        "ORDER BY level, fragment)"
-    )
-    row = conn.execute(text(sql), {"solution_id": solution_id}).one()
-    return None if not row[-1] else row
 
 
 def unpacked_numbers(packed: str, count: int) -> np.ndarray:
