@@ -214,16 +214,53 @@ def writing(engine: Engine, *, wait: bool = True) -> Iterator[Connection]:
         with engine.connect() as conn, conn.begin():
             yield conn
         return
-    with engine.connect() as conn:
-        driver = conn.connection.driver_connection
-        _lock(driver, engine, wait)
-        try:
-            transaction = conn.begin()
-        except BaseException:
-            driver.rollback()  # type: ignore[union-attr]
-            raise
-        with transaction:
-            yield conn
+    queue = _writers(engine)
+    _enter(queue, engine, wait)
+    try:
+        with engine.connect() as conn:
+            driver = conn.connection.driver_connection
+            _lock(driver, engine, wait)
+            try:
+                transaction = conn.begin()
+            except BaseException:
+                driver.rollback()  # type: ignore[union-attr]
+                raise
+            with transaction:
+                yield conn
+    finally:
+        queue.release()
+
+
+_QUEUES: dict[str, threading.RLock] = {}
+_QUEUES_LOCK = threading.Lock()
+
+
+def _writers(engine: Engine) -> threading.RLock:
+    """The queue of this process's writers of one SQLite file.  SQLite's own lock makes
+    a writer that finds it taken sleep and try again (1, 2, 5 … 100 ms): threads of one
+    process (a server's rooms) would wait far longer than the write they wait for.  So
+    they queue here first, each woken the moment the one before commits, and only other
+    processes are met at SQLite's lock.  Re-entrant: a thread that nests writers meets
+    SQLite's lock, and its timeout, as before."""
+    key = str(engine.url.database or "")
+    with _QUEUES_LOCK:
+        return _QUEUES.setdefault(key, threading.RLock())
+
+
+def _enter(queue: threading.RLock, engine: Engine, wait: bool) -> None:
+    if not wait:
+        if not queue.acquire(blocking=False):
+            raise WriterBusy(display_name(str(engine.url)))
+        return
+    # Short waits, so that Ctrl-C is noticed while queued (as at SQLite's lock).
+    deadline = time.monotonic() + lock_timeout()
+    while not queue.acquire(timeout=LOCK_POLL):
+        if time.monotonic() > deadline:
+            raise LockTimeout(
+                f"another writer kept {display_name(str(engine.url))} locked for writing "
+                f"for all of the {lock_timeout():g} s this one may wait: try again when it "
+                f"has finished, or let ghostdb wait longer with {LOCK_TIMEOUT_ENV}=SECONDS"
+            )
 
 
 def _lock(driver: Any, engine: Engine, wait: bool = True) -> None:
