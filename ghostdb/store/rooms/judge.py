@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -24,7 +25,7 @@ from ghostdb.play.vocabulary import vocabulary_size
 from ghostdb.store.answers.dictionaries import dictionary_row
 from ghostdb.store.answers.solution import Solution
 from ghostdb.store.sql import raw
-from ghostdb.store.sql.schema import words
+from ghostdb.store.sql.schema import solutions, words
 
 if TYPE_CHECKING:
     from ghostdb.games.base import Game, RuleSet
@@ -35,10 +36,17 @@ MAX_LINE = 100
 """The most moves `StoreJudge.word_for` follows along a best line (no word is longer)."""
 MAX_SEARCH = 500
 """The most positions `StoreJudge.word_for` reads looking for a word off the best line."""
+UNSOLVED_SECONDS = 10.0
+"""How long `StoreJudge.graded` trusts that a rule set for another number of players is
+not solved before it looks again (a round's grading asks at every round's end)."""
 
 # The words table's primary key is (dictionary_id, word): this is one probe of its index.
 _IS_WORD = select(words.c.word).where(
     words.c.dictionary_id == bindparam("d"), words.c.word == bindparam("w")
+)
+# Whether a solution is still the published one: a probe of the solutions' primary key.
+_PUBLISHED = select(solutions.c.id).where(
+    solutions.c.id == bindparam("s"), solutions.c.status == "complete"
 )
 
 
@@ -59,7 +67,9 @@ class StoreJudge:
         self.game: Game = solution.game
         self._dictionary: tuple[int, int | None] | None = None  # (solution id, dictionary id)
         self._graded: dict[int, Solution] = {solution.rules.players: solution}
-        self._is_word = _is_word_query(solution.engine.dialect)
+        self._unsolved: dict[int, float] = {}  # players: when found not solved
+        self._is_word = _query(_IS_WORD, solution.engine.dialect)
+        self._published = _query(_PUBLISHED, solution.engine.dialect)
 
     def __repr__(self) -> str:
         return f"StoreJudge({self.solution!r})"
@@ -69,10 +79,7 @@ class StoreJudge:
     def position(self, key: str) -> Position | None:
         """The stored position at ``key`` with its plays; None where none is stored (in a
         word game a bluff), or where the game cannot have such a key at all."""
-        try:
-            return self.solution.lookup_many([key])[0]
-        except BadFragment:
-            return None
+        return self._read(self.solution, key)
 
     def is_word(self, word: str) -> bool:
         """Whether ``word`` is in the dictionary: one read of the words table by its
@@ -89,13 +96,17 @@ class StoreJudge:
         is not played by that many."""
         found = self._graded.get(players)
         if found is None:
+            if time.monotonic() - self._unsolved.get(players, -UNSOLVED_SECONDS) < UNSOLVED_SECONDS:
+                return None
             found = self._solution_for(players)
-            if found is None:
-                return None  # not kept: it may be solved while the room plays on
+            if found is None:  # it may be solved while the room plays on: asked again later
+                self._unsolved[players] = time.monotonic()
+                return None
             self._graded[players] = found
         if found is self.solution:
             return self.position
-        return _lookup_in(found)
+        other = found
+        return lambda key: self._read(other, key)
 
     # -- the computer seats' questions ---------------------------------------------------------
 
@@ -135,6 +146,23 @@ class StoreJudge:
         return self.solution.vocabularies([strategy])[strategy]
 
     # -- helpers -------------------------------------------------------------------------------
+
+    def _read(self, solution: Solution, key: str) -> Position | None:
+        """The position at ``key`` in ``solution``, or None.  A key not stored is most
+        often a bluff, so a miss is not followed by finding the published solution again
+        (`Solution.lookup_many` does, at the cost of a few queries): only when the
+        solution read is no longer the published one, which one probe of its row tells."""
+        try:
+            keys = solution.game.keys_of([key])
+        except BadFragment:
+            return None
+        ref, lookups = solution.ref, solution.lookups
+        found = lookups.read_many(solution.name, ref, keys)[0]
+        if found is not None or self._published.run(lookups.dbapi(), {"s": ref.id}):
+            return found
+        if solution.refresh().id == ref.id:
+            return None
+        return lookups.read_many(solution.name, solution.ref, keys)[0]  # republished
 
     def _line_word(self, key: str) -> str | None:
         """The word the stored best line from ``key`` ends on (as `analysis` names the
@@ -228,28 +256,17 @@ class StoreJudge:
         )
 
 
-_COMPILED: dict[str, raw.FastQuery] = {}
+_COMPILED: dict[tuple[int, str], raw.FastQuery] = {}
 
 
-def _is_word_query(dialect: Any) -> raw.FastQuery:
-    """`_IS_WORD` compiled once a process for each database (a compile costs as much as
-    a lookup: a server makes a judge for each room)."""
-    found = _COMPILED.get(dialect.name)
+def _query(stmt: Any, dialect: Any) -> raw.FastQuery:
+    """``stmt`` compiled once a process for each database (a compile costs as much as a
+    lookup: a server makes a judge for each room)."""
+    key = (id(stmt), dialect.name)
+    found = _COMPILED.get(key)
     if found is None:
-        found = _COMPILED[dialect.name] = raw.FastQuery(_IS_WORD, dialect)
+        found = _COMPILED[key] = raw.FastQuery(stmt, dialect)
     return found
-
-
-def _lookup_in(solution: Solution) -> Callable[[str], Position | None]:
-    """`StoreJudge.position` in another solution."""
-
-    def lookup(key: str) -> Position | None:
-        try:
-            return solution.lookup_many([key])[0]
-        except BadFragment:
-            return None
-
-    return lookup
 
 
 def judge_for(store: Solutions, name: str, rules_key: str) -> StoreJudge:
