@@ -25,7 +25,15 @@ from sqlalchemy.exc import OperationalError
 
 from ghostdb import open_store
 from ghostdb.errors import DatabaseError, GhostdbError, NoRooms, Stale
-from ghostdb.store.rooms.log import RoomLog, RoomRow, SeatRow, token_hash
+from ghostdb.store.rooms.log import (
+    Append,
+    RoomLog,
+    RoomRow,
+    SeatRow,
+    announced,
+    announcement,
+    token_hash,
+)
 from ghostdb.store.sql.db import make_engine, upgrade
 from ghostdb.store.sql.schema import room_events, room_seats, rooms
 
@@ -260,6 +268,60 @@ def test_a_taken_seat_is_stale_and_changes_nothing(log: RoomLog, url: str) -> No
         log.append("r1", [{"v": 2, "type": "joined"}], seat_updates=[(0, "Eve", token_hash(BOB))])
     check()
     assert log.seat_of("r1", ALICE) == 0 and log.seat_of("r1", BOB) is None
+
+
+def test_a_batch_writes_each_room_or_refuses_it_alone(log: RoomLog, url: str) -> None:
+    """`append_many`: a stale room, a missing one and a seat taken meanwhile are refused
+    each as `append` would refuse it; the other rooms of the batch are written."""
+    for room in ("a", "b", "c", "d"):
+        new_room(log, room)
+    batch = [
+        Append.of("d", [{"v": 2, "type": "moved"}], status="playing"),
+        Append.of("b", [{"v": 5, "type": "late"}]),  # stale: b is at version 1
+        Append.of("zz", [{"v": 2, "type": "moved"}]),  # no such room
+        Append.of("c", [{"v": 2, "type": "joined"}], seat_updates=[(0, "Eve", token_hash(BOB))]),
+        Append.of("a", [{"v": 2, "type": "joined"}, {"v": 3, "type": "started"}],
+                  seat_updates=[(1, "Bob", token_hash(BOB))]),
+    ]  # fmt: skip
+    found = log.append_many(batch)
+    assert found[0] is None and found[4] is None
+    assert isinstance(found[1], Stale) and "'b'" in str(found[1])
+    assert isinstance(found[2], LookupError) and "'zz'" in str(found[2])
+    assert isinstance(found[3], Stale) and "seat 0" in str(found[3])
+    assert [e["type"] for e in log.events("a")] == ["created", "joined", "started"]
+    assert log.seat_of("a", BOB) == 1 and log.seat_of("c", BOB) is None
+    assert log.room("d").status == "playing" and log.room("d").version == 2  # type: ignore[union-attr]
+    for room in ("b", "c"):  # refused: as they were
+        assert log.room(room).version == 1 and len(log.events(room)) == 1  # type: ignore[union-attr]
+    assert log.append_many([]) == []
+
+
+def test_a_batch_with_an_event_stored_already_writes_the_others(log: RoomLog, url: str) -> None:
+    """A log past its room's version makes the batch's one INSERT fail: every append is
+    then tried alone, so only that room is refused."""
+    for room in ("a", "b"):
+        new_room(log, room)
+    with log.engine.begin() as conn:
+        conn.execute(
+            insert(room_events).values(
+                room_id="a", v=2, type="stray", body='{"v":2,"type":"stray"}', at=datetime.now(UTC)
+            )
+        )
+    found = log.append_many([Append.of(r, [{"v": 2, "type": "moved"}]) for r in ("a", "b")])
+    assert isinstance(found[0], Stale) and found[1] is None
+    assert log.room("a").version == 1 and log.room("b").version == 2  # type: ignore[union-attr]
+
+
+def test_an_announcement_carries_its_events_unless_too_long() -> None:
+    rows = [{"body": '{"v":7,"type":"moved","note":"ß:x"}'}]
+    said = announcement("r1", 7, rows)
+    assert announced(said) == ("r1", 7, [{"v": 7, "type": "moved", "note": "ß:x"}])
+    long = [{"body": '{"v":7,"pad":"' + "é" * 4000 + '"}'}]  # 8,000 bytes in UTF-8
+    assert announcement("r1", 7, long) == "r1:7"
+    assert announced("r1:7") == ("r1", 7, None)
+    for junk in ("", "r1", ":7", "r1:x", "r1:7:{not json"):
+        found = announced(junk)
+        assert found is None or found[2] is None
 
 
 def test_a_room_id_is_created_once(log: RoomLog, url: str) -> None:

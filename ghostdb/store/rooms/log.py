@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, insert, inspect, select, update
+from sqlalchemy import func, insert, inspect, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from ghostdb.errors import NoRooms, Stale
@@ -47,9 +47,14 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
 
 STATUSES = ("waiting", "playing", "over")
-CHANNEL = "ghostdb_rooms"
-"""The PostgreSQL channel a committed append is announced on, as ``room_id:version``."""
 """What ``rooms.status`` may be: waiting for players, being played, over."""
+CHANNEL = "ghostdb_rooms"
+"""The PostgreSQL channel a committed append is announced on (`announcement`)."""
+NOTIFY_ALL = text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p")
+"""Every announcement of a batch, in one statement (PostgreSQL only)."""
+MAX_ANNOUNCEMENT = 7900
+"""The longest announcement that carries its events: PostgreSQL's payloads end at 8,000
+bytes; a longer append is announced by its room and version alone."""
 
 TABLES = (rooms.name, room_seats.name, room_events.name)
 _HASH = re.compile(r"[0-9a-f]{64}")  # a SHA-256 hex digest, as `token_hash` makes it
@@ -89,6 +94,45 @@ class RoomRow:
     updated_at: datetime
     rematch: str | None
     seats: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True)
+class Append:
+    """One room's events to append (`RoomLog.append`), checked and serialised: made by
+    `Append.of` before any transaction, so a value the tables cannot hold fails first."""
+
+    room_id: str
+    rows: list[dict[str, Any]]
+    status: str | None
+    claims: list[tuple[int, str, str]]
+    rematch: str | None
+
+    @classmethod
+    def of(
+        cls,
+        room_id: str,
+        events: Sequence[dict[str, Any]],
+        *,
+        status: str | None = None,
+        seat_updates: Sequence[tuple[int, str, str]] = (),
+    ) -> Append:
+        """Raises ValueError (TypeError for a body that is not JSON) as `RoomLog.append`."""
+        if not events:
+            raise ValueError("append needs at least one event: the version moves on with them")
+        first = events[0].get("v")
+        if not isinstance(first, int) or isinstance(first, bool) or first < 1:
+            raise ValueError(f"an event's v must be a whole number from 1, not {first!r}")
+        rows = _event_rows(room_id, events, first=first)
+        if status is not None and status not in STATUSES:
+            raise ValueError(f"a room's status is one of {', '.join(STATUSES)}, not {status!r}")
+        claims = [_claim(*update_) for update_ in seat_updates]
+        # The last rematch event names the room (a log holds one, but the last one wins).
+        rematch = None
+        for event in events:
+            if event.get("type") == "rematch" and event.get("room") is not None:
+                rematch = event["room"]
+                _check_size(rematch, 32, "a rematch room's id")
+        return cls(room_id, rows, status, claims, rematch)
 
 
 class RoomLog:
@@ -169,61 +213,107 @@ class RoomLog:
         was claimed meanwhile, or another rematch room was set.  Raises LookupError for a
         room or seat that does not exist, ValueError for events out of sequence or values
         the tables cannot hold."""
-        if not events:
-            raise ValueError("append needs at least one event: the version moves on with them")
-        first = events[0].get("v")
-        if not isinstance(first, int) or isinstance(first, bool) or first < 1:
-            raise ValueError(f"an event's v must be a whole number from 1, not {first!r}")
-        event_rows = _event_rows(room_id, events, first=first)
-        if status is not None and status not in STATUSES:
-            raise ValueError(f"a room's status is one of {', '.join(STATUSES)}, not {status!r}")
-        claims = [_claim(*update_) for update_ in seat_updates]
-        # The last rematch event names the room (a log holds one, but the last one wins).
-        rematch = None
-        for event in events:
-            if event.get("type") == "rematch" and event.get("room") is not None:
-                rematch = event["room"]
-                _check_size(rematch, 32, "a rematch room's id")
+        prepared = Append.of(room_id, events, status=status, seat_updates=seat_updates)
+        self._check_tables()
+        self._alone(prepared)
+
+    def append_many(self, appends: Sequence[Append]) -> list[Exception | None]:
+        """Several rooms' appends (`Append.of`) in one transaction: what a server's rooms
+        asked to write while its last write was committed.  For each, in order, None if
+        it was written, else the exception `append` would have raised for it alone: one
+        refused leaves the others.  The rooms are written in order of their ids, so that
+        two servers' batches take the rooms' row locks in the same order and never
+        deadlock.  An error of the whole transaction (the database gone) is raised, and
+        nothing is written."""
+        results: list[Exception | None] = [None] * len(appends)
+        if not appends:
+            return results
         self._check_tables()
         at = _now()
-        old, new = first - 1, event_rows[-1]["v"]
-        values: dict[str, Any] = {"version": new, "updated_at": at}
-        if status is not None:
-            values["status"] = status
-        where = [rooms.c.id == room_id, rooms.c.version == old]
-        if rematch is not None:
-            values["rematch"] = rematch
-            # Idempotent: the same rematch room again is no conflict, another one is.
-            where.append((rooms.c.rematch.is_(None)) | (rooms.c.rematch == rematch))
+        order = sorted(range(len(appends)), key=lambda i: appends[i].room_id)
         try:
             with writing(self.engine) as conn:
-                # First, so that on PostgreSQL a second writer of this room waits here for
-                # the first one's row lock and then finds the version moved on.
-                moved = conn.execute(update(rooms).where(*where).values(values)).rowcount
-                if moved != 1:
-                    self._stale_or_missing(conn, room_id)
-                for seat, name, hashed in claims:
-                    stmt = (
-                        update(room_seats)
-                        .where(
-                            room_seats.c.room_id == room_id,
-                            room_seats.c.seat == seat,
-                            room_seats.c.token_hash.is_(None),  # only a free seat is claimed
-                        )
-                        .values(name=name, token_hash=hashed, joined_at=at)
-                    )
-                    if conn.execute(stmt).rowcount != 1:
-                        self._seat_taken_or_missing(conn, room_id, seat)
-                # A duplicate (room_id, v) here means the log is past the version the room
-                # row says: the key refuses it, and the whole transaction rolls back.
-                conn.execute(insert(room_events), [{**r, "at": at} for r in event_rows])
-                if conn.dialect.name == "postgresql":
-                    # Delivered at commit, and only then: every server's relay (see
-                    # `ghostdb.web.rooms.relay`) reads the room's new events from the log.
-                    payload = f"{room_id}:{new}"
-                    conn.execute(select(func.pg_notify(CHANNEL, payload)))
+                written = []
+                for i in order:
+                    try:
+                        if appends[i].claims:  # a seat found taken undoes the version's move
+                            with conn.begin_nested():
+                                self._move_on(conn, appends[i], at)
+                        else:  # refused before it changes anything
+                            self._move_on(conn, appends[i], at)
+                    except (Stale, LookupError) as exc:
+                        results[i] = exc
+                        continue
+                    written.append(appends[i])
+                self._add_events(conn, written, at)
         except IntegrityError:
-            raise _stale(room_id) from None
+            # An event stored already: a log past its room's version, which the version's
+            # check rules out unless the tables were changed by hand.  Each alone, then,
+            # so that only the rooms at fault are refused.
+            return [self._tried_alone(append) for append in appends]
+        return results
+
+    def _alone(self, append: Append) -> None:
+        """One append in a transaction of its own (see `append`)."""
+        try:
+            with writing(self.engine) as conn:
+                at = _now()
+                self._move_on(conn, append, at)
+                self._add_events(conn, [append], at)
+        except IntegrityError:
+            raise _stale(append.room_id) from None
+
+    def _tried_alone(self, append: Append) -> Exception | None:
+        try:
+            self._alone(append)
+        except (Stale, LookupError) as exc:
+            return exc
+        return None
+
+    def _move_on(self, conn: Connection, append: Append, at: datetime) -> None:
+        """Move the room's version on past the append's events, and claim its seats;
+        Stale (or LookupError) when another writer got there first (see `append`)."""
+        room_id, rows = append.room_id, append.rows
+        old, new = rows[0]["v"] - 1, rows[-1]["v"]
+        values: dict[str, Any] = {"version": new, "updated_at": at}
+        if append.status is not None:
+            values["status"] = append.status
+        where = [rooms.c.id == room_id, rooms.c.version == old]
+        if append.rematch is not None:
+            values["rematch"] = append.rematch
+            # Idempotent: the same rematch room again is no conflict, another one is.
+            where.append((rooms.c.rematch.is_(None)) | (rooms.c.rematch == append.rematch))
+        # First, so that on PostgreSQL a second writer of this room waits here for the
+        # first one's row lock and then finds the version moved on.
+        moved = conn.execute(update(rooms).where(*where).values(values)).rowcount
+        if moved != 1:
+            self._stale_or_missing(conn, room_id)
+        for seat, name, hashed in append.claims:
+            stmt = (
+                update(room_seats)
+                .where(
+                    room_seats.c.room_id == room_id,
+                    room_seats.c.seat == seat,
+                    room_seats.c.token_hash.is_(None),  # only a free seat is claimed
+                )
+                .values(name=name, token_hash=hashed, joined_at=at)
+            )
+            if conn.execute(stmt).rowcount != 1:
+                self._seat_taken_or_missing(conn, room_id, seat)
+
+    def _add_events(self, conn: Connection, appends: Sequence[Append], at: datetime) -> None:
+        """Store the events of appends whose versions have moved on, in one statement, and
+        on PostgreSQL announce each append in one more."""
+        if not appends:
+            return
+        # A duplicate (room_id, v) here means the log is past the version the room row
+        # says: the key refuses it, and the whole transaction rolls back.
+        conn.execute(insert(room_events), [{**r, "at": at} for a in appends for r in a.rows])
+        if conn.dialect.name == "postgresql":
+            # Delivered at commit, and only then: every server's relay
+            # (`ghostdb.web.rooms.relay`) applies the events each carries, or reads them.
+            payloads = [announcement(a.room_id, a.rows[-1]["v"], a.rows) for a in appends]
+            conn.execute(NOTIFY_ALL, {"channel": CHANNEL, "payloads": payloads})
 
     def set_rematch(self, room_id: str, rematch_id: str) -> bool:
         """Name ``rematch_id`` the room's rematch unless one is named already; whether this
@@ -384,6 +474,38 @@ class RoomLog:
             f"seat {seat} of room {room_id!r} was taken meanwhile: read the room's new "
             "events and try again"
         )
+
+
+# -- announcements -----------------------------------------------------------------------------
+
+
+def announcement(room_id: str, version: int, rows: Sequence[dict[str, Any]]) -> str:
+    """What a committed append announces on `CHANNEL`: ``room_id:version:[events]``, the
+    events as stored, so that no server has to read them back; ``room_id:version`` alone
+    when they would pass `MAX_ANNOUNCEMENT` (a round's verdicts can)."""
+    head = f"{room_id}:{version}"
+    events = "[" + ",".join(r["body"] for r in rows) + "]"
+    if len(head) + 1 + len(events.encode("utf-8")) > MAX_ANNOUNCEMENT:
+        return head
+    return f"{head}:{events}"
+
+
+def announced(payload: str) -> tuple[str, int, list[dict[str, Any]] | None] | None:
+    """An announcement read back: (room id, version, its events or None when it carries
+    none); None for a payload that is not one (another program on the channel)."""
+    room_id, _, rest = payload.partition(":")
+    version, _, events = rest.partition(":")
+    if not room_id or not version.isdigit():
+        return None
+    if not events:
+        return room_id, int(version), None
+    try:
+        found = json.loads(events)
+    except ValueError:
+        return room_id, int(version), None
+    if not isinstance(found, list) or not all(isinstance(e, dict) for e in found):
+        return room_id, int(version), None
+    return room_id, int(version), found
 
 
 # -- values ------------------------------------------------------------------------------------

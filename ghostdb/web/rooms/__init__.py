@@ -6,6 +6,7 @@ a WebSocket, refereed by `ghostdb.play.rooms` and kept in the store's log of eve
   is decided, committed to the log, and only then applied and sent; computer seats,
   stand-ins for absent people and the turn clock play through the same path; a server
   that starts takes up every unfinished room from its log.
+* `writer`: the rooms' appends to their logs, queued and committed together.
 * `room`: one room as the server holds it (state, judge, lock, sockets, recent
   messages), when its next turn without a message falls due, the computer's turn.
 * `socket`: the WebSocket endpoint and the protocol, described in full in its docstring.

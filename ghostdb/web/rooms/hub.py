@@ -3,7 +3,8 @@
 A room's state is folded from its log (`ghostdb.store.rooms.log.RoomLog`) and changes only
 here, under the room's lock, in one way: the referee decides what a message makes
 (`ghostdb.play.rooms.referee.decide`), the events are numbered past the room's version
-and appended to the log in a thread, and only once they are committed are they applied
+and appended to the log (with other rooms' appends, in one transaction:
+`ghostdb.web.rooms.writer`), and only once they are committed are they applied
 to the state and sent to every socket of the room.  Another writer of the same room (a
 second server) makes the append `Stale`: the room then reads what it missed from the log
 (`Hub.sync`) and the sender is told ``stale``, to try again on the new state.
@@ -59,6 +60,7 @@ from ghostdb.web.rooms.room import (
     sent,
 )
 from ghostdb.web.rooms.wire import Client, encode, presence, welcome
+from ghostdb.web.rooms.writer import Writer
 
 if TYPE_CHECKING:
     from ghostdb.store import Store
@@ -95,6 +97,8 @@ class Hub:
         its lifespan, as a schema fuzz calls it, plays no computer turns)."""
         self._loading = asyncio.Lock()
         self._rematches: dict[tuple[str, int], dict[str, Any]] = {}
+        self.writer = Writer(lambda: self.log)
+        """Every append to a room's log, committed in batches (`ghostdb.web.rooms.writer`)."""
         self.relay: Relay | FileClaim | None = None
         """Other servers' commits, announced (PostgreSQL; see `ghostdb.web.rooms.relay`)."""
 
@@ -407,12 +411,24 @@ class Hub:
             async with room.lock:
                 await self._catch_up(room)
 
-    async def on_commit(self, room_id: str, version: int) -> None:
-        """Another server (or this one) committed ``room_id`` up to ``version``: read
-        what this server has not applied yet."""
+    async def on_commit(
+        self, room_id: str, version: int, events: list[Event] | None = None
+    ) -> None:
+        """Another server (or this one) committed ``room_id`` up to ``version``: apply
+        what this server has not applied yet, from the announced ``events`` when they
+        follow on from the room's version, else read from the log."""
         room = self.rooms.get(room_id)
-        if room is not None and version > room.state.version:
-            await self.sync(room_id)
+        if room is None or version <= room.state.version:
+            return
+        async with room.lock:  # this server's own commit applies under it: look again
+            have = room.state.version
+            if version <= have:
+                return
+            first = events[0].get("v") if events else None
+            if isinstance(first, int) and first <= have + 1:
+                self._apply(room, events or [])
+            else:
+                await self._catch_up(room)
 
     async def resync(self) -> None:
         """`sync` every room held (when announcements of other servers' commits may
@@ -448,9 +464,7 @@ class Hub:
         elif "started" in kinds:
             status = "playing"
         try:
-            await asyncio.to_thread(
-                self.log.append, room.id, events, status=status, seat_updates=seat_updates
-            )
+            await self.writer.append(room.id, events, status=status, seat_updates=seat_updates)
         except Stale:
             await self._catch_up(room)
             raise Refused("stale", "another move was made first: look again and retry") from None

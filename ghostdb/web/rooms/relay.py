@@ -3,9 +3,12 @@
 On PostgreSQL, `ghostdb.store.rooms.log.RoomLog.append` announces every committed append on
 the channel ``ghostdb_rooms`` (``NOTIFY``, delivered at commit and only then).  Each
 server runs one `Relay`: a thread holding a connection that ``LISTEN``s there and hands
-each announcement (``room:version``) to the server's hub on its event loop, which reads
-the room's new events from the log and sends them to its own sockets.  The log stays the
-only truth: an announcement says only where to look.
+each announcement to the server's hub on its event loop, which sends the room's new
+events to its own sockets.  An announcement carries the events as they were committed
+(`ghostdb.store.rooms.log.announcement`), so a server applies them without reading the
+log back; it reads the log when they are too long to carry, or when a gap in the
+versions shows it missed some.  The log stays the only truth: an announcement is sent
+by the committing transaction and delivered only once it has committed.
 
 A relay whose connection drops (a restarted database, ``pg_terminate_backend``, a
 network cut) connects again and asks the hub to resynchronise every room it holds from
@@ -28,7 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ghostdb.store.rooms.log import CHANNEL
+from ghostdb.store.rooms.log import CHANNEL, announced
 
 log = logging.getLogger("ghostdb.rooms")
 
@@ -43,15 +46,16 @@ POLL_SECONDS = 0.5
 class Relay:
     """Announcements of commits to the rooms, from any server, handed to this one's hub.
 
-    ``on_commit(room_id, version)`` and ``on_resync()`` are called on ``loop``, never on
-    the relay's thread.
+    ``on_commit(room_id, version, events)`` (``events`` None when the announcement did
+    not carry them) and ``on_resync()`` are called on ``loop``, never on the relay's
+    thread.
     """
 
     def __init__(
         self,
         url: str,
         loop: asyncio.AbstractEventLoop,
-        on_commit: Callable[[str, int], Any],
+        on_commit: Callable[[str, int, list[dict[str, Any]] | None], Any],
         on_resync: Callable[[], Any],
     ) -> None:
         from sqlalchemy.engine import make_url
@@ -99,9 +103,9 @@ class Relay:
             self._call(self.on_resync)  # what was committed while nobody listened
             while not self.stopped.is_set():
                 for note in conn.notifies(timeout=POLL_SECONDS):
-                    room, _, version = note.payload.rpartition(":")
-                    if room and version.isdigit():
-                        self._call(self.on_commit, room, int(version))
+                    found = announced(note.payload)
+                    if found is not None:
+                        self._call(self.on_commit, *found)
                 # A connection killed while idle is only noticed when used.
                 conn.execute("SELECT 1")
 
@@ -120,7 +124,7 @@ class Relay:
 def share(
     url: Any,
     loop: asyncio.AbstractEventLoop,
-    on_commit: Callable[[str, int], Any],
+    on_commit: Callable[[str, int, list[dict[str, Any]] | None], Any],
     on_resync: Callable[[], Any],
 ) -> Relay | FileClaim | None:
     """What lets this server share its rooms, to stop when it stops: on PostgreSQL a
