@@ -315,6 +315,12 @@ class RoomLog:
             payloads = [announcement(a.room_id, a.rows[-1]["v"], a.rows) for a in appends]
             conn.execute(NOTIFY_ALL, {"channel": CHANNEL, "payloads": payloads})
 
+    def announce(self, channel: str, payloads: Sequence[str]) -> None:
+        """Send ``payloads`` on a PostgreSQL ``channel`` (``NOTIFY``): word between
+        servers that is not kept (see `ghostdb.web.rooms.presence`)."""
+        with self.engine.begin() as conn:
+            conn.execute(NOTIFY_ALL, {"channel": channel, "payloads": list(payloads)})
+
     def set_rematch(self, room_id: str, rematch_id: str) -> bool:
         """Name ``rematch_id`` the room's rematch unless one is named already; whether this
         call named it (when not, `room` tells which room is the rematch; False also for

@@ -16,6 +16,8 @@ a WebSocket, refereed by `ghostdb.play.rooms` and kept in the store's log of eve
 * `limits`: the caps and the per-socket rate limit, as data.
 * `relay`: rooms shared by several servers (PostgreSQL's announcements of commits; on
   SQLite, one server a file).
+* `presence`: which seats each of several servers holds a socket of, told to the others.
+* `rematches`: a finished match's one rematch room, and each seat given in it.
 * `page`: the room's link (``/rooms/{id}``) serves the page.
 """
 

@@ -21,7 +21,7 @@ Every call to the store runs in a thread (`asyncio.to_thread`): they are synchro
 from __future__ import annotations
 
 import asyncio
-import copy
+import functools
 import logging
 import time
 from collections import deque
@@ -44,9 +44,13 @@ from ghostdb.web.rooms.limits import (
     MAX_SOCKETS,
     MAX_SPECTATORS,
     ROOM_ID,
+    STALE_TRIES,
     Counts,
 )
+from ghostdb.web.rooms.presence import CHANNEL as PRESENCE
+from ghostdb.web.rooms.presence import Presence
 from ghostdb.web.rooms.relay import FileClaim, Relay, share
+from ghostdb.web.rooms.rematches import Rematches
 from ghostdb.web.rooms.room import (
     OWN_ACTS,
     Room,
@@ -71,8 +75,6 @@ log = logging.getLogger("ghostdb.rooms")
 RETRY = 1.0
 """Seconds a room's timer waits after a failed turn (the database busy) before it tries
 again."""
-STALE_TRIES = 3
-"""Times a join is tried again on a newer state before it is refused ``stale``."""
 
 
 class Hub:
@@ -96,11 +98,13 @@ class Hub:
         """Whether timers run: only between `start` and `stop` (an app served without
         its lifespan, as a schema fuzz calls it, plays no computer turns)."""
         self._loading = asyncio.Lock()
-        self._rematches: dict[tuple[str, int], dict[str, Any]] = {}
+        self.rematches = Rematches(self)
         self.writer = Writer(lambda: self.log)
         """Every append to a room's log, committed in batches (`ghostdb.web.rooms.writer`)."""
         self.relay: Relay | FileClaim | None = None
         """Other servers' commits, announced (PostgreSQL; see `ghostdb.web.rooms.relay`)."""
+        self.presence = Presence()
+        """Who is connected to the other servers (`ghostdb.web.rooms.presence`)."""
 
     @property
     def log(self) -> RoomLog:
@@ -114,11 +118,16 @@ class Hub:
         self._loading = asyncio.Lock()  # made on the loop that serves
         log = await asyncio.to_thread(self.store.room_log)  # its engine made off the loop
         await self.restore()
-        self.relay = share(log.engine.url, asyncio.get_running_loop(), self.on_commit, self.resync)
+        loop = asyncio.get_running_loop()
+        self.relay = share(log.engine.url, loop, self.on_commit, self.resync, self.presence.hear)
+        if isinstance(self.relay, Relay):
+            tell = functools.partial(log.announce, PRESENCE)
+            self.presence.start(tell, lambda: self.rooms, self.seen_elsewhere)
 
     async def stop(self) -> None:
         """Stop the timers and close every socket (clients reconnect with ``since``)."""
         self.running = False
+        self.presence.stop()
         if self.relay is not None:
             await asyncio.to_thread(self.relay.stop)
         for room in list(self.rooms.values()):
@@ -143,7 +152,7 @@ class Hub:
                 if room is not None:
                     async with room.lock:
                         # A room made but not started (the server stopped in between).
-                        await self._commit(room, start_if_ready(room.state))
+                        await self.commit(room, start_if_ready(room.state))
                     restored += 1
             except Exception as exc:
                 log.warning("room %s not restored: %s", room_id, line_of(exc))
@@ -225,9 +234,9 @@ class Hub:
             )
         judge = await asyncio.to_thread(self._judge, name, rules)
         created = new_room(judge.game, name, seats, lives=lives, clock=clock, seed=new_seed())
-        room, seat, token = await self._store_new(judge, created, player, address)
+        room, seat, token = await self.store_new(judge, created, player, address)
         async with room.lock:
-            await self._commit(room, start_if_ready(room.state))
+            await self.commit(room, start_if_ready(room.state))
             v = room.state.version
         return {"room": room.id, "seat": seat, "token": token, "v": v, "url": f"/rooms/{room.id}"}
 
@@ -235,7 +244,7 @@ class Hub:
         chosen = library.rules_for(self.store, name, rules)
         return judge_for(self.store, name, chosen.key)
 
-    async def _store_new(
+    async def store_new(
         self, judge: Judge, created: list[Event], player: str | None, address: str | None
     ) -> tuple[Room, int | None, str | None]:
         """Store a new room (its creator seated, if a person), under a fresh id."""
@@ -279,7 +288,7 @@ class Hub:
                 seat, events = join(room.state, name)
                 token = new_token()
                 try:
-                    await self._commit(room, events, seat_updates=[(seat, name, token_hash(token))])
+                    await self.commit(room, events, seat_updates=[(seat, name, token_hash(token))])
                 except Refused as exc:
                     if exc.code == "stale":
                         continue
@@ -292,66 +301,9 @@ class Hub:
         return await asyncio.to_thread(self.log.seat_of, room.id, token)
 
     async def rematch(self, room: Room, seat: int) -> dict[str, Any]:
-        """A seat in the finished room's rematch for the person at ``seat``: the first
-        caller makes the rematch room (the same solution, seats, lives and clock), every
-        caller is seated in it, at the same seat where it is free.  Asked again, the
-        same answer.  Refused ``not_over``, ``room_full``."""
-        async with room.lock:
-            state = room.state
-            if state.status != OVER:
-                raise Refused("not_over", "the match is not over: finish it first")
-            kept = self._rematches.get((room.id, seat))
-            if kept is not None:
-                return kept
-            new_id = state.rematch or await self._make_rematch(room)
-        again = await self.room(new_id)
-        if again is None:
-            raise Refused("over", "the rematch room is gone")
-        name = state.seats[seat].name or f"seat {seat}"
-        taken = await self._take_seat(again, seat, name)
-        self._rematches[(room.id, seat)] = taken
-        return taken
-
-    async def _make_rematch(self, room: Room) -> str:
-        """Make the rematch room and name it in the old room's log (under its lock); if
-        another server named one first, that one."""
-        state = room.state
-        players = [s.player for s in state.seats]
-        created = new_room(
-            room.judge.game, state.name, players, lives=state.lives, clock=state.clock,
-            seed=new_seed(),
-        )  # fmt: skip
-        again, _, _ = await self._store_new(room.judge, created, None, room.address)
-        try:
-            await self._commit(room, [{"type": "rematch", "room": again.id}])
-        except Refused as exc:
-            if exc.code != "stale" or room.state.rematch is None:
-                raise
-        return room.state.rematch or again.id
-
-    async def _take_seat(self, room: Room, seat: int, name: str) -> dict[str, Any]:
-        """Seat ``name`` at ``seat`` if it is free, else at the first free seat."""
-        for _ in range(STALE_TRIES):
-            async with room.lock:
-                state = room.state
-                free = state.open_seats()
-                if not free:
-                    raise Refused("room_full", "every seat of the rematch is taken: watch it")
-                chosen = seat if seat in free else free[0]
-                events: list[Event] = [{"type": "joined", "seat": chosen, "name": name}]
-                trial = copy.deepcopy(state)
-                trial.apply({**events[0], "v": trial.version + 1})
-                events += start_if_ready(trial)
-                token = new_token()
-                taken = [(chosen, name, token_hash(token))]
-                try:
-                    await self._commit(room, events, seat_updates=taken)
-                except Refused as exc:
-                    if exc.code == "stale":
-                        continue
-                    raise
-                return {"room": room.id, "seat": chosen, "token": token, "v": room.state.version}
-        raise Refused("stale", "the room kept changing: try again")
+        """A seat in the finished room's rematch for the person at ``seat`` (see
+        `ghostdb.web.rooms.rematches.Rematches.seat`)."""
+        return await self.rematches.seat(room, seat)
 
     # -- messages ----------------------------------------------------------------------------
 
@@ -376,6 +328,7 @@ class Hub:
             room.clients.add(client)
             if seat is not None:
                 room.absent_since.pop(seat, None)
+                self.presence.tell(room)
             self._presence(room)
             self._schedule(room)
 
@@ -387,8 +340,10 @@ class Hub:
             return
         room.clients.discard(client)
         seat = client.seat
-        if seat is not None and not any(c.seat == seat for c in room.clients):
-            room.absent_since[seat] = time.time()
+        if seat is not None and seat not in room.here():
+            self.presence.tell(room)
+            if seat not in room.online():  # nor on another server
+                room.absent_since[seat] = time.time()
         self._presence(room)
         self._schedule(room)
         self.forget_if_idle(room)
@@ -402,7 +357,7 @@ class Hub:
             if ref is not None and (seat, ref) in room.state.refs:
                 return room.state.refs[(seat, ref)]
             events = await ruling(decide, room.state, seat, message, room.judge, time.time())
-            return await self._commit(room, events)
+            return await self.commit(room, events)
 
     async def sync(self, room_id: str) -> None:
         """Read what other writers appended to the room's log, apply and send it."""
@@ -438,7 +393,7 @@ class Hub:
 
     # -- committing --------------------------------------------------------------------------
 
-    async def _commit(
+    async def commit(
         self, room: Room, events: list[Event], seat_updates: Sequence[tuple[int, str, str]] = ()
     ) -> int:
         """Number ``events`` past the room's version, append them to the log, then apply
@@ -501,12 +456,23 @@ class Hub:
             for client in list(room.clients):
                 client.send_text(text)
             seat = event.get("seat")
-            if event["type"] == "joined" and not any(c.seat == seat for c in room.clients):
+            if event["type"] == "joined" and seat not in room.online():
                 room.absent_since[seat] = now
                 joined = True
         room.last_commit = now
         if joined:  # the newcomer is away until their socket says hello: the room sees it
             self._presence(room)
+        self._schedule(room)
+
+    def seen_elsewhere(self, room: Room, before: list[int]) -> None:
+        """Who is online in ``room`` changed on another server: a seat now held by no
+        server is absent from now, one held again is not; the room is told."""
+        now, online = time.time(), room.online()
+        for seat in set(before) - set(online):
+            room.absent_since.setdefault(seat, now)
+        for seat in online:
+            room.absent_since.pop(seat, None)
+        self._presence(room)
         self._schedule(room)
 
     def _presence(self, room: Room) -> None:
@@ -572,7 +538,7 @@ class Hub:
                         else e
                         for e in events
                     ]  # fmt: skip
-            await self._commit(room, events)
+            await self.commit(room, events)
         except Refused as exc:
             if exc.code == "stale":  # read the room again: the timer looks at the new state
                 return room.state.version != version

@@ -32,6 +32,8 @@ MAX_SOCKETS_PER_ADDRESS = 50
 """Sockets open from one address."""
 MAX_SPECTATORS = 50
 """Sockets that watch one room without a seat."""
+STALE_TRIES = 3
+"""Times a join is tried again on a newer state before it is refused ``stale``."""
 GRACE = 40.0
 """Seconds an absent person's seat waits before the computer plays it, until they return."""
 HELLO_WITHIN = 10.0
@@ -120,6 +122,7 @@ __all__ = [
     "MAX_SOCKETS",
     "MAX_SPECTATORS",
     "RATE",
+    "STALE_TRIES",
     "Counts",
     "TokenBucket",
     "clean_name",

@@ -8,7 +8,8 @@ events to its own sockets.  An announcement carries the events as they were comm
 (`ghostdb.store.rooms.log.announcement`), so a server applies them without reading the
 log back; it reads the log when they are too long to carry, or when a gap in the
 versions shows it missed some.  The log stays the only truth: an announcement is sent
-by the committing transaction and delivered only once it has committed.
+by the committing transaction and delivered only once it has committed.  The same
+connection hears the servers' presence (`ghostdb.web.rooms.presence`).
 
 A relay whose connection drops (a restarted database, ``pg_terminate_backend``, a
 network cut) connects again and asks the hub to resynchronise every room it holds from
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ghostdb.store.rooms.log import CHANNEL, announced
+from ghostdb.web.rooms.presence import CHANNEL as PRESENCE
 
 log = logging.getLogger("ghostdb.rooms")
 
@@ -57,6 +59,7 @@ class Relay:
         loop: asyncio.AbstractEventLoop,
         on_commit: Callable[[str, int, list[dict[str, Any]] | None], Any],
         on_resync: Callable[[], Any],
+        on_presence: Callable[[str], Any] = lambda payload: None,
     ) -> None:
         from sqlalchemy.engine import make_url
 
@@ -64,6 +67,7 @@ class Relay:
         bare = make_url(url).set(drivername="postgresql")
         self.conninfo = bare.render_as_string(hide_password=False)
         self.loop, self.on_commit, self.on_resync = loop, on_commit, on_resync
+        self.on_presence = on_presence
         self.stopped = threading.Event()
         self.listening = threading.Event()
         """Set while a connection is listening (tests wait for it)."""
@@ -97,12 +101,16 @@ class Relay:
         # Named, so that an operator (or a test) finds the relays in pg_stat_activity.
         with psycopg.connect(self.conninfo, autocommit=True, application_name=APP) as conn:
             conn.execute(f"LISTEN {CHANNEL}")
+            conn.execute(f"LISTEN {PRESENCE}")
             self.backend_pid = conn.info.backend_pid
             self.connects += 1
             self.listening.set()
             self._call(self.on_resync)  # what was committed while nobody listened
             while not self.stopped.is_set():
                 for note in conn.notifies(timeout=POLL_SECONDS):
+                    if note.channel == PRESENCE:
+                        self._call(self.on_presence, note.payload)
+                        continue
                     found = announced(note.payload)
                     if found is not None:
                         self._call(self.on_commit, *found)
@@ -126,12 +134,15 @@ def share(
     loop: asyncio.AbstractEventLoop,
     on_commit: Callable[[str, int, list[dict[str, Any]] | None], Any],
     on_resync: Callable[[], Any],
+    on_presence: Callable[[str], Any] = lambda payload: None,
 ) -> Relay | FileClaim | None:
     """What lets this server share its rooms, to stop when it stops: on PostgreSQL a
     started `Relay`; on SQLite a `FileClaim` on the database file, after a warning when
     another server holds one already."""
     if url.get_backend_name() == "postgresql":
-        relay = Relay(url.render_as_string(hide_password=False), loop, on_commit, on_resync)
+        relay = Relay(
+            url.render_as_string(hide_password=False), loop, on_commit, on_resync, on_presence
+        )
         relay.start()
         return relay
     if not url.database or url.database == ":memory:":

@@ -54,6 +54,9 @@ class Room:
     missed is sent from here."""
     absent_since: dict[int, float] = field(default_factory=dict)
     """Each taken person's seat without a socket, and since when (the server's clock)."""
+    elsewhere: dict[str, tuple[frozenset[int], float]] = field(default_factory=dict)
+    """The seats other servers hold a socket of (`ghostdb.web.rooms.presence`), by
+    server, and until when that holds unless said again."""
     last_commit: float = field(default_factory=time.time)
     timer: asyncio.Task[None] | None = None
     acting: bool = False
@@ -65,9 +68,17 @@ class Room:
     def id(self) -> str:
         return self.state.id
 
-    def online(self) -> list[int]:
-        """The seats with a socket, in seat order."""
+    def here(self) -> list[int]:
+        """The seats with a socket on this server, in seat order."""
         return sorted({c.seat for c in self.clients if c.seat is not None})
+
+    def online(self) -> list[int]:
+        """The seats with a socket here or, as last heard, on another server."""
+        now, found = time.time(), set(self.here())
+        for seats, until in self.elsewhere.values():
+            if until > now:
+                found |= seats
+        return sorted(found)
 
     def spectators(self) -> int:
         return sum(1 for c in self.clients if c.seat is None)
