@@ -70,6 +70,19 @@ class Node:
             data["children"] = [c.as_dict(strategist) for c in self.children]
         return data
 
+    @classmethod
+    def from_dict(cls, body: dict[str, Any]) -> Node:
+        """A tree from `as_dict`'s form."""
+        children = [cls.from_dict(c) for c in body.get("children", ())]
+        return cls(
+            body["fragment"],
+            body["move"],
+            body["to_move"],
+            Outcome(body["outcome"]),
+            body["game_length"],
+            children,
+        )
+
 
 @dataclass(frozen=True)
 class Ending:
@@ -173,6 +186,17 @@ class Strategy:
             "endings": [e.as_dict() for e in self.endings],
             "tree": self.tree.as_dict(self.player),
         }
+
+    @classmethod
+    def from_dict(cls, body: dict[str, Any], rules: Any) -> Strategy:
+        """A plan from `as_dict`'s form (as kept, see `ghostdb.store.answers.kept`): its
+        endings are its tree's, and its rank is the one stored (a plan's tree agrees with
+        it: its outcomes and their letters)."""
+        tree = Node.from_dict(body["tree"])
+        rank = PlanSize(body["lossiness"], body["outcomes"], body["letters"])
+        return cls(
+            body["dictionary"], rules, body["player"], body["from"], rank, tree, endings(tree)
+        )
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ def keep_solution(
         for player in (0, 1):
             t = time.perf_counter()
             plans.append(walks.strategy(solution, player, ""))
-            body = kept.strategy_body(plans[-1])
+            body = plans[-1].as_dict()
             answers[Key(solution.id, plan_question(player))] = (body, time.perf_counter() - t)
         t = time.perf_counter()
         answers[Key(solution.id, OPENINGS)] = (
@@ -64,5 +64,5 @@ def work_out(solution: Handle, question: str) -> Any:
     if question == OPENINGS:
         return work_out_openings(solution)
     if question.startswith("plan/"):
-        return kept.strategy_body(walks.strategy(solution, int(question[5:]), ""))
+        return walks.strategy(solution, int(question[5:]), "").as_dict()
     raise BadMove(f"{question!r} is not a question kept about one solution")

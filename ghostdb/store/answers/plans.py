@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 from ghostdb.errors import BadMove
 from ghostdb.store.answers import kept
 from ghostdb.store.answers.kept import Key
+from ghostdb.strategies import OpeningPlans, Strategy
 
 if TYPE_CHECKING:
     from ghostdb.store.answers.handle import Handle
-    from ghostdb.strategies import OpeningPlans, Strategy
 
 from ghostdb.store.answers.kept import OPENINGS, may_compute, plan_question
 
@@ -24,14 +24,15 @@ def start_plan(
     from ghostdb.store.answers import walks
 
     player = _strategist(solution, player)
+    # Kept in the API's form (`Strategy.as_dict`): the server sends it as it is read.
     body = kept.answer(
         solution.engine,
         Key(solution.id, plan_question(player)),
-        lambda: kept.strategy_body(walks.strategy(solution, player, "")),
+        lambda: walks.strategy(solution, player, "").as_dict(),
         compute=may_compute(solution, compute),
         **_plan_words(solution, player),
     )
-    return kept.strategy_from(body, solution.rules)
+    return Strategy.from_dict(body, solution.rules)
 
 
 def start_plan_text(solution: Handle, player: int | None = None) -> str:
@@ -63,12 +64,10 @@ def _plan_words(solution: Handle, player: int) -> dict[str, str]:
 
 def opening_plans(solution: Handle, compute: bool | None = None) -> list[OpeningPlans]:
     """For every first move, the winning plan of the player who wins from there (kept)."""
-    from ghostdb.strategies import OpeningPlans
-
     body = _openings(solution, compute)
     found = []
     for move, fragment, winner, plan in body:
-        strategy = kept.strategy_from(plan, solution.rules)
+        strategy = Strategy.from_dict(plan, solution.rules)
         pair = (strategy, None) if winner == 0 else (None, strategy)
         found.append(OpeningPlans(move, fragment, pair))
     return found
@@ -112,5 +111,5 @@ def work_out_openings(solution: Handle) -> list[list[Any]]:
     for play in solution.openings().plays:
         winner = 0 if play.wins else 1
         plan = walks.strategy(solution, winner, play.fragment)
-        found.append([play.move, play.fragment, winner, kept.strategy_body(plan)])
+        found.append([play.move, play.fragment, winner, plan.as_dict()])
     return found
