@@ -1,6 +1,7 @@
 """Plans and principal lines as trees of positions (`Node`), and their endings.
 
-Pure: the store's walk (`ghostdb.store.answers.walks`) builds the trees from stored positions.
+Pure: the store's walks (`ghostdb.store.answers.walks`, `plan_walks`) build the trees from
+stored positions.
 Each root-to-leaf path is an outcome of its own: in plain Ghost a path is fixed by its last
 fragment; in the Super variants one fragment can be reached along several paths (the game
 "u → qu → qua…" differs from "q → qu → qua…").

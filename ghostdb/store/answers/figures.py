@@ -13,7 +13,7 @@ from ghostdb.errors import NotSolved
 from ghostdb.games.base import VALUE_NAMES
 from ghostdb.store.answers import kept
 from ghostdb.store.answers.kept import Key
-from ghostdb.store.answers.walks import missing_plans, plan_sizes
+from ghostdb.store.answers.plan_rows import missing_plans, plan_sizes
 from ghostdb.store.sql import queries as q
 from ghostdb.store.sql.schema import positions
 

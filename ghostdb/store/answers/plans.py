@@ -1,5 +1,5 @@
 """Plans from the start and each opening's plans (`ghostdb plan`, `ghostdb openings`): walked
-through the stored positions (`ghostdb.store.answers.walks`), kept at publish, read back
+through the stored positions (`ghostdb.store.answers.plan_walks`), kept at publish, read back
 after."""
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ def start_plan(
     solution: Handle, player: int | None = None, compute: bool | None = None
 ) -> Strategy:
     """``player``'s (by default the winner's) best plan from the start (kept)."""
-    from ghostdb.store.answers import walks
+    from ghostdb.store.answers import plan_walks
 
     player = _strategist(solution, player)
     # Kept in the API's form (`Strategy.as_dict`): the server sends it as it is read.
     body = kept.answer(
         solution.engine,
         Key(solution.id, plan_question(player)),
-        lambda: walks.strategy(solution, player, "").as_dict(),
+        lambda: plan_walks.strategy(solution, player, "").as_dict(),
         compute=may_compute(solution, compute),
         **_plan_words(solution, player),
     )
@@ -105,11 +105,11 @@ def _openings(solution: Handle, compute: bool | None) -> list[list[Any]]:
 
 def work_out_openings(solution: Handle) -> list[list[Any]]:
     """Each first move with its winner's plan from there, walked."""
-    from ghostdb.store.answers import walks
+    from ghostdb.store.answers import plan_walks
 
     found = []
     for play in solution.openings().plays:
         winner = 0 if play.wins else 1
-        plan = walks.strategy(solution, winner, play.fragment)
+        plan = plan_walks.strategy(solution, winner, play.fragment)
         found.append([play.move, play.fragment, winner, plan.as_dict()])
     return found

@@ -1,7 +1,7 @@
 """The SQL the store's concerns share, as SQLAlchemy Core statements over
 `ghostdb.store.sql.schema`: dictionaries and their words, bulk writes,
 solve jobs and the published solutions, and `FastQuery`.  SQL that serves one concern
-sits in its module: `ghostdb.store.answers.lookups` (a position and its plays), `walks`
+sits in its module: `ghostdb.store.answers.lookups` (a position and its plays), `plan_rows`
 (plans), `figures` (counts), `comparing` (comparisons), and
 `ghostdb.store.verification.stored` (whole solutions streamed).
 
