@@ -23,14 +23,14 @@ def start_plan(
     """``player``'s (by default the winner's) best plan from the start (kept)."""
     from ghostdb.store.answers import plan_walks
 
-    player = _strategist(solution, player)
+    player, key, words = _start_question(solution, player)
     # Kept in the API's form (`Strategy.as_dict`): the server sends it as it is read.
     body = kept.answer(
         solution.engine,
-        Key(solution.id, plan_question(player)),
+        key,
         lambda: plan_walks.strategy(solution, player, "").as_dict(),
         compute=may_compute(solution, compute),
-        **_plan_words(solution, player),
+        **words,
     )
     return Strategy.from_dict(body, solution.rules)
 
@@ -38,28 +38,25 @@ def start_plan(
 def start_plan_text(solution: Handle, player: int | None = None) -> str:
     """The kept plan from the start as the API's JSON text (`Strategy.as_dict`), read
     only: NotWorkedOut when it is not kept."""
-    player = _strategist(solution, player)
-    key = Key(solution.id, plan_question(player))
-    return kept.answer_text(solution.engine, key, **_plan_words(solution, player))
+    _, key, words = _start_question(solution, player)
+    return kept.answer_text(solution.engine, key, **words)
 
 
-def _strategist(solution: Handle, player: int | None) -> int:
-    """The player whose plan is asked for: by default the winner from the start."""
+def _start_question(solution: Handle, player: int | None) -> tuple[int, Key, dict[str, str]]:
+    """The kept question of a plan from the start: the player whose plan is asked for (by
+    default the winner from the start), its key, and what it is called with the command
+    that works it out (what NotWorkedOut names)."""
     solution.require_plans("plans to memorise")
     if player is None:
         player = solution.openings().winner
     if player not in (0, 1):
         raise BadMove(f"a plan is for player 0 or 1, not {player!r}")
-    return player
-
-
-def _plan_words(solution: Handle, player: int) -> dict[str, str]:
-    """What a kept plan is called, and the command that works it out."""
     name, rules = solution.name, solution.rules
-    return {
+    words = {
         "what": f"player {player}'s plan for {name} under {rules.key}",
         "command": f"ghostdb strategy {name}{rules.flags()} --player {player}",
     }
+    return player, Key(solution.id, plan_question(player)), words
 
 
 def opening_plans(solution: Handle, compute: bool | None = None) -> list[OpeningPlans]:
