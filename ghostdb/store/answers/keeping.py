@@ -14,7 +14,7 @@ from ghostdb.store.answers.kept import Key
 if TYPE_CHECKING:
     from ghostdb.store.answers.handle import Handle
 
-from ghostdb.store.answers.figures import work_out_figures
+from ghostdb.store.answers.census import work_out_figures
 from ghostdb.store.answers.kept import OPENINGS, SUMMARY, Census, plan_question
 from ghostdb.store.answers.plans import work_out_openings
 

@@ -19,7 +19,7 @@ worked out from, and every later request reads one row.
 
 This module holds the questions' names, the table's reads and writes and the JSON form
 of a solution's summary (a plan reads its own back: `Strategy.from_dict`); how each
-question is worked out is `figures`', `plans`' and `comparing`'s, and `keeping` keeps
+question is worked out is `census`', `plans`' and `comparing`'s, and `keeping` keeps
 them at publish.
 """
 
