@@ -1,6 +1,7 @@
 """Plans and principal lines as trees of positions (`Node`), and their endings.
 
-Pure: the store's walk (`ghostdb.store.answers.walks`) builds the trees from stored positions.
+Pure: the store's walks (`ghostdb.store.answers.walks`, `plan_walks`) build the trees from
+stored positions.
 Each root-to-leaf path is an outcome of its own: in plain Ghost a path is fixed by its last
 fragment; in the Super variants one fragment can be reached along several paths (the game
 "u → qu → qua…" differs from "q → qu → qua…").
@@ -69,6 +70,19 @@ class Node:
         else:
             data["children"] = [c.as_dict(strategist) for c in self.children]
         return data
+
+    @classmethod
+    def from_dict(cls, body: dict[str, Any]) -> Node:
+        """A tree from `as_dict`'s form."""
+        children = [cls.from_dict(c) for c in body.get("children", ())]
+        return cls(
+            body["fragment"],
+            body["move"],
+            body["to_move"],
+            Outcome(body["outcome"]),
+            body["game_length"],
+            children,
+        )
 
 
 @dataclass(frozen=True)
@@ -173,6 +187,17 @@ class Strategy:
             "endings": [e.as_dict() for e in self.endings],
             "tree": self.tree.as_dict(self.player),
         }
+
+    @classmethod
+    def from_dict(cls, body: dict[str, Any], rules: Any) -> Strategy:
+        """A plan from `as_dict`'s form (as kept, see `ghostdb.store.answers.kept`): its
+        endings are its tree's, and its rank is the one stored (a plan's tree agrees with
+        it: its outcomes and their letters)."""
+        tree = Node.from_dict(body["tree"])
+        rank = PlanSize(body["lossiness"], body["outcomes"], body["letters"])
+        return cls(
+            body["dictionary"], rules, body["player"], body["from"], rank, tree, endings(tree)
+        )
 
 
 @dataclass(frozen=True)

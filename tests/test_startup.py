@@ -103,6 +103,8 @@ STORE_BESIDE_LOOKUPS = (
     "rooms",
     "room_judge",
     "walks",
+    "plan_walks",
+    "plan_rows",
     "memory",
     "puzzles",
 )

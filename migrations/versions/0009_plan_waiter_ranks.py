@@ -5,7 +5,8 @@ rank is the opponent-to-move rank (``waiter_*``) of the position that move leads
 final position it is the same word, lost by the other role.  The three columns repeated
 what the next row holds: SuperDuperGhost keeps a plan at nearly every position, and they
 were a tenth of its write and about 5 bytes a position on disk.  A walk reads the rank
-from the next row (`ghostdb.store.answers.walks.plan_sizes`), and verify checks the stored move.
+from the next row (`ghostdb.store.answers.plan_rows.plan_sizes`), and verify checks the stored
+move.
 
 The table is rebuilt (set aside, made anew, filled, the old one dropped), as revision 0008
 rebuilt it and for its reasons.  On the way down each position's dropped rank is read

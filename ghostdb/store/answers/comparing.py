@@ -18,7 +18,8 @@ from ghostdb.errors import BadMove, NotWorkedOut
 from ghostdb.games import registry as g
 from ghostdb.games.base import VALUE_NAMES
 from ghostdb.store.answers import kept
-from ghostdb.store.answers.figures import figures, published_row
+from ghostdb.store.answers.census import published_row
+from ghostdb.store.answers.figures import figures
 from ghostdb.store.answers.kept import COMPARE, KEPT_EXAMPLES, Key, may_compute
 from ghostdb.store.answers.lookups import checked_rules
 from ghostdb.store.sql.schema import positions, words

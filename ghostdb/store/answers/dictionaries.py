@@ -39,6 +39,13 @@ def check_name(name: str) -> None:
         )
 
 
+def subject(conn: Connection, name: str) -> tuple[str, int | None]:
+    """(the game ``name`` is played as, its dictionary's id or None); raise
+    UnknownDictionary."""
+    game = g.played_as(name)
+    return game.name, dictionary_row(conn, name).id if game.word_game else None
+
+
 def dictionary_row(conn: Connection, name: str) -> Any:
     """The stored dictionary's row; raise UnknownDictionary."""
     row = q.dictionary_by_name(conn, name)

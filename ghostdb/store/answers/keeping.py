@@ -14,7 +14,7 @@ from ghostdb.store.answers.kept import Key
 if TYPE_CHECKING:
     from ghostdb.store.answers.handle import Handle
 
-from ghostdb.store.answers.figures import work_out_figures
+from ghostdb.store.answers.census import work_out_figures
 from ghostdb.store.answers.kept import OPENINGS, SUMMARY, Census, plan_question
 from ghostdb.store.answers.plans import work_out_openings
 
@@ -35,13 +35,13 @@ def keep_solution(
         answers[Key(solution.id, PUZZLES)] = puzzles
     plans = None
     if solution.game.keeps_plans:
-        from ghostdb.store.answers import walks
+        from ghostdb.store.answers import plan_walks
 
         plans = []
         for player in (0, 1):
             t = time.perf_counter()
-            plans.append(walks.strategy(solution, player, ""))
-            body = kept.strategy_body(plans[-1])
+            plans.append(plan_walks.strategy(solution, player, ""))
+            body = plans[-1].as_dict()
             answers[Key(solution.id, plan_question(player))] = (body, time.perf_counter() - t)
         t = time.perf_counter()
         answers[Key(solution.id, OPENINGS)] = (
@@ -57,12 +57,12 @@ def keep_solution(
 
 def work_out(solution: Handle, question: str) -> Any:
     """Work out a kept question about one solution again, from its positions (`verify`)."""
-    from ghostdb.store.answers import walks
+    from ghostdb.store.answers import plan_walks
 
     if question == SUMMARY:
         return work_out_figures(solution)
     if question == OPENINGS:
         return work_out_openings(solution)
     if question.startswith("plan/"):
-        return kept.strategy_body(walks.strategy(solution, int(question[5:]), ""))
+        return plan_walks.strategy(solution, int(question[5:]), "").as_dict()
     raise BadMove(f"{question!r} is not a question kept about one solution")

@@ -17,9 +17,10 @@ worked out from, and every later request reads one row.
   solution was being replaced is returned but not kept.
 * `ghostdb.store.verification.kept` works every kept answer out again and compares.
 
-This module holds the questions' names, the table's reads and writes and the JSON forms
-of the answers' types; how each question is worked out is `figures`', `plans`' and
-`comparing`'s, and `keeping` keeps them at publish.
+This module holds the questions' names, the table's reads and writes and the JSON form
+of a solution's summary (a plan reads its own back: `Strategy.from_dict`); how each
+question is worked out is `census`', `plans`' and `comparing`'s, and `keeping` keeps
+them at publish.
 """
 
 from __future__ import annotations
@@ -41,10 +42,9 @@ from ghostdb.values import Outcome
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
 
-    from ghostdb.games.base import RuleSet
     from ghostdb.records import SolutionSummary
     from ghostdb.store.answers.handle import Handle
-    from ghostdb.strategies import Node, PlanSize, Strategy
+    from ghostdb.strategies import PlanSize
 
 
 SUMMARY, OPENINGS, COMPARE = "summary", "openings", "compare"
@@ -207,7 +207,7 @@ def same(a: Any, b: Any) -> bool:
     return encode(a) == encode(b)
 
 
-# -- the JSON forms of the answers' types ------------------------------------------------------
+# -- the JSON form of a solution's summary ------------------------------------------------------
 
 
 def summary_body(s: SolutionSummary) -> dict[str, Any]:
@@ -236,36 +236,3 @@ def _plan_size(body: dict[str, int]) -> PlanSize:
     from ghostdb.strategies import PlanSize
 
     return PlanSize(body["lossiness"], body["outcomes"], body["letters"])
-
-
-def node_from(body: dict[str, Any]) -> Node:
-    """A tree from `Node.as_dict`'s form."""
-    from ghostdb.strategies import Node
-
-    children = [node_from(c) for c in body.get("children", ())]
-    return Node(
-        body["fragment"],
-        body["move"],
-        body["to_move"],
-        Outcome(body["outcome"]),
-        body["game_length"],
-        children,
-    )
-
-
-def strategy_body(s: Strategy) -> dict[str, Any]:
-    """A plan as the API answers it (`Strategy.as_dict`): kept so, the server sends it as
-    it is read."""
-    return s.as_dict()
-
-
-def strategy_from(body: dict[str, Any], rules: RuleSet) -> Strategy:
-    """A kept plan; its endings are its tree's, and its rank is the one stored (a plan's
-    tree agrees with it: its outcomes and their letters)."""
-    from ghostdb.strategies import PlanSize, Strategy, endings
-
-    tree = node_from(body["tree"])
-    rank = PlanSize(body["lossiness"], body["outcomes"], body["letters"])
-    return Strategy(
-        body["dictionary"], rules, body["player"], body["from"], rank, tree, endings(tree)
-    )

@@ -100,7 +100,7 @@ class Lookups:
         if ref is None:
             with self.engine.connect() as conn:
                 game, dictionary_id, alphabet = played_as(name), None, ""
-                if game.word_game:  # as `subject`, keeping the row for its alphabet
+                if game.word_game:  # as `dictionaries.subject`, keeping the row for its alphabet
                     dictionary = conn.execute(DICTIONARY_SQL, {"name": name}).first()
                     if dictionary is None:
                         raise UnknownDictionary.named(name)
@@ -308,17 +308,11 @@ def checked_rules(name: str, rules: RuleSet | str | None) -> RuleSet:
     return g.rules_given(name, rules)
 
 
-def subject(conn: Connection, name: str) -> tuple[str, int | None]:
-    """(the game ``name`` is played as, its dictionary's id or None); raise
-    UnknownDictionary."""
-    from ghostdb.store.answers.dictionaries import dictionary_row
-
-    game = played_as(name)
-    return game.name, dictionary_row(conn, name).id if game.word_game else None
-
-
 def solution_row(conn: Connection, name: str, rules: RuleSet) -> Any:
     """The published solution's row; raise UnknownDictionary or NotSolved."""
+    # Imported here: `dictionaries` brings the schema's tables, which a lookup that finds
+    # its position never loads.
+    from ghostdb.store.answers.dictionaries import subject
     from ghostdb.store.sql import queries as q
 
     row = q.published_solution(conn, *subject(conn, name), rules.key)

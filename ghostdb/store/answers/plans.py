@@ -1,5 +1,5 @@
 """Plans from the start and each opening's plans (`ghostdb plan`, `ghostdb openings`): walked
-through the stored positions (`ghostdb.store.answers.walks`), kept at publish, read back
+through the stored positions (`ghostdb.store.answers.plan_walks`), kept at publish, read back
 after."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 from ghostdb.errors import BadMove
 from ghostdb.store.answers import kept
 from ghostdb.store.answers.kept import Key
+from ghostdb.strategies import OpeningPlans, Strategy
 
 if TYPE_CHECKING:
     from ghostdb.store.answers.handle import Handle
-    from ghostdb.strategies import OpeningPlans, Strategy
 
 from ghostdb.store.answers.kept import OPENINGS, may_compute, plan_question
 
@@ -21,54 +21,50 @@ def start_plan(
     solution: Handle, player: int | None = None, compute: bool | None = None
 ) -> Strategy:
     """``player``'s (by default the winner's) best plan from the start (kept)."""
-    from ghostdb.store.answers import walks
+    from ghostdb.store.answers import plan_walks
 
-    player = _strategist(solution, player)
+    player, key, words = _start_question(solution, player)
+    # Kept in the API's form (`Strategy.as_dict`): the server sends it as it is read.
     body = kept.answer(
         solution.engine,
-        Key(solution.id, plan_question(player)),
-        lambda: kept.strategy_body(walks.strategy(solution, player, "")),
+        key,
+        lambda: plan_walks.strategy(solution, player, "").as_dict(),
         compute=may_compute(solution, compute),
-        **_plan_words(solution, player),
+        **words,
     )
-    return kept.strategy_from(body, solution.rules)
+    return Strategy.from_dict(body, solution.rules)
 
 
 def start_plan_text(solution: Handle, player: int | None = None) -> str:
     """The kept plan from the start as the API's JSON text (`Strategy.as_dict`), read
     only: NotWorkedOut when it is not kept."""
-    player = _strategist(solution, player)
-    key = Key(solution.id, plan_question(player))
-    return kept.answer_text(solution.engine, key, **_plan_words(solution, player))
+    _, key, words = _start_question(solution, player)
+    return kept.answer_text(solution.engine, key, **words)
 
 
-def _strategist(solution: Handle, player: int | None) -> int:
-    """The player whose plan is asked for: by default the winner from the start."""
+def _start_question(solution: Handle, player: int | None) -> tuple[int, Key, dict[str, str]]:
+    """The kept question of a plan from the start: the player whose plan is asked for (by
+    default the winner from the start), its key, and what it is called with the command
+    that works it out (what NotWorkedOut names)."""
     solution.require_plans("plans to memorise")
     if player is None:
         player = solution.openings().winner
     if player not in (0, 1):
         raise BadMove(f"a plan is for player 0 or 1, not {player!r}")
-    return player
-
-
-def _plan_words(solution: Handle, player: int) -> dict[str, str]:
-    """What a kept plan is called, and the command that works it out."""
     name, rules = solution.name, solution.rules
-    return {
+    words = {
         "what": f"player {player}'s plan for {name} under {rules.key}",
         "command": f"ghostdb strategy {name}{rules.flags()} --player {player}",
     }
+    return player, Key(solution.id, plan_question(player)), words
 
 
 def opening_plans(solution: Handle, compute: bool | None = None) -> list[OpeningPlans]:
     """For every first move, the winning plan of the player who wins from there (kept)."""
-    from ghostdb.strategies import OpeningPlans
-
     body = _openings(solution, compute)
     found = []
     for move, fragment, winner, plan in body:
-        strategy = kept.strategy_from(plan, solution.rules)
+        strategy = Strategy.from_dict(plan, solution.rules)
         pair = (strategy, None) if winner == 0 else (None, strategy)
         found.append(OpeningPlans(move, fragment, pair))
     return found
@@ -106,11 +102,11 @@ def _openings(solution: Handle, compute: bool | None) -> list[list[Any]]:
 
 def work_out_openings(solution: Handle) -> list[list[Any]]:
     """Each first move with its winner's plan from there, walked."""
-    from ghostdb.store.answers import walks
+    from ghostdb.store.answers import plan_walks
 
     found = []
     for play in solution.openings().plays:
         winner = 0 if play.wins else 1
-        plan = walks.strategy(solution, winner, play.fragment)
-        found.append([play.move, play.fragment, winner, kept.strategy_body(plan)])
+        plan = plan_walks.strategy(solution, winner, play.fragment)
+        found.append([play.move, play.fragment, winner, plan.as_dict()])
     return found

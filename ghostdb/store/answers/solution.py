@@ -93,11 +93,11 @@ class Solution(Handle):
             >>> [(ending.word, ending.winner) for ending in plan.endings]
             [('tan', 1), ('tree', 0)]
         """
-        from ghostdb.store.answers import plans, walks
+        from ghostdb.store.answers import plan_walks, plans
 
         if not position:
             return plans.start_plan(self, player, compute)
-        return walks.strategy(self, player, position, limit)
+        return plan_walks.strategy(self, player, position, limit)
 
     def opening_plans(self, *, compute: bool | None = None) -> list[OpeningPlans]:
         """For every first move, the winning plan of the player who wins from there

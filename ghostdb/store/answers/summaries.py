@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ghostdb.errors import NotSolved
 from ghostdb.games import registry as g
 from ghostdb.store.answers import kept
-from ghostdb.store.answers.figures import figures, report_row
+from ghostdb.store.answers.dictionaries import subject
+from ghostdb.store.answers.figures import figures
 from ghostdb.store.answers.kept import (
     SUMMARY,
 )
-from ghostdb.store.answers.lookups import subject
 from ghostdb.store.answers.plans import start_plan
+from ghostdb.store.answers.report_rows import report_row
 from ghostdb.store.sql import queries as q
 
 if TYPE_CHECKING:

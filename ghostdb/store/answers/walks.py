@@ -1,4 +1,5 @@
-"""Walks: principal lines and plans, read from the stored positions one lookup a step.
+"""Walks: principal lines, and the walk that plans share, read from the stored positions
+one lookup a step.
 
 One walk serves every game and variant: it expands a position by looking it up (the
 position and all its plays in one query, see `ghostdb.store.answers.lookups`) and follows the
@@ -9,8 +10,8 @@ moves (`Game.candidates`) make the plays, so nothing here knows how any game mov
   that keeps the value and uses up exactly one move of the game length (winning plays
   that end soonest, losing plays that last longest); elsewhere (many players, games with
   draws) the stored best move.
-* A **plan** follows the stored plan move at the strategist's turns and every play at
-  the opponent's.
+* A **plan** (`ghostdb.store.answers.plan_walks`) follows the stored plan move at the
+  strategist's turns and every play at the opponent's.
 
 A walk stops at final positions, and where a position comes again on its own path (a
 draw's cycle).  A solution republished during a walk finds nothing at its old id: the
@@ -22,25 +23,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Connection
-
-from ghostdb.errors import (
-    BadMove,
-    DatabaseError,
-    DeadFragment,
-    MissingPlans,
-    NotSolved,
-    TooLarge,
-)
-from ghostdb.store.sql.schema import HAS_PLAN, PLAN_FIELDS, positions
-from ghostdb.strategies import Lines, Node, Strategy, endings
+from ghostdb.errors import NotSolved, TooLarge
+from ghostdb.strategies import Lines, Node, endings
 
 if TYPE_CHECKING:
-    from ghostdb.games.base import Game, RuleSet
     from ghostdb.store.answers.handle import Handle
     from ghostdb.store.answers.lookups import Lookups, SolutionRef
-    from ghostdb.strategies import PlanSize
     from ghostdb.values import Play, Position
 
 Follow = Callable[["Position", int], list["Play"]]
@@ -48,7 +36,8 @@ Follow = Callable[["Position", int], list["Play"]]
 
 
 class Republished(NotSolved):
-    """The solution walked was replaced during the walk: walk again on the new one."""
+    """The solution walked was replaced during the walk (or before it, where a plan's walk
+    found no plan at its start): walk again on the new one."""
 
 
 def line(solution: Handle, position: str, limit: int | None = None) -> Lines:
@@ -64,58 +53,11 @@ def line(solution: Handle, position: str, limit: int | None = None) -> Lines:
             solution.refresh()
             continue
         return Lines(solution.name, solution.rules, start.fragment, tree, endings(tree), cycle)
-    raise _changed(solution.name)
+    raise changed_twice(solution.name)
 
 
-def strategy(
-    solution: Handle, player: int | None, position: str, limit: int | None = None
-) -> Strategy:
-    """``player``'s best plan from ``position``: by default the winner's."""
-    solution.require_plans("plans to memorise")
-    name, rules = solution.name, solution.rules
-    for _retry in (False, True):
-        start = solution.lookup(position)
-        ref = solution.ref
-        player = start.winner if player is None else player
-        if player not in (0, 1):
-            raise BadMove(f"a plan is for player 0 or 1, not {player!r}")
-        if not start.reachable:
-            raise DeadFragment(
-                f"{start.fragment!r} cannot arise in a game (a shorter fragment is already a "
-                "word): plans start from fragments a game can reach"
-            )
-        if not ref.has_plans:
-            raise missing_plans(name, rules)
-        parity = (player - start.to_move) % 2  # 0: the strategist moves first
-        with solution.engine.connect() as conn:
-            sizes = plan_sizes(conn, ref.id, ref.game, start)
-        if sizes is None:  # every reachable position has a plan: republished
-            _published_again(solution, ref.id)
-            continue
-        try:
-            follow = plan_plays(solution.lookups, ref, name, parity)
-            tree, _ = walk(solution.lookups, ref, name, start, follow, limit, "strategy")
-        except Republished:
-            _published_again(solution, ref.id)
-            continue
-        return Strategy(name, rules, player, start.fragment, sizes[parity], tree, endings(tree))
-    raise _changed(name)
-
-
-def _published_again(solution: Handle, read: int) -> None:
-    """After a plan was found missing: find the published solution again, or, if it is
-    still the one read (its plans and positions disagree), say what to do."""
-    if solution.refresh().id == read:
-        name, flags = solution.name, solution.rules.flags()
-        raise DatabaseError(
-            f"the stored plans of {name} for {solution.rules.describe()} disagree with its "
-            f"positions: run `ghostdb verify {name}{flags}`, then "
-            f"`ghostdb solve {name}{flags} --force`"
-        )
-
-
-def _changed(name: str) -> NotSolved:
-    # Only if the solution was republished twice during this one call.
+def changed_twice(name: str) -> NotSolved:
+    """What a walk that found its solution republished twice during one call raises."""
     return NotSolved(f"the solution of {name} changed during the query: try again")
 
 
@@ -226,66 +168,3 @@ def principal_plays(ref: SolutionRef) -> Follow:
         return [p for p in pos.plays if p.move == pos.best_move][:1]
 
     return best
-
-
-def plan_plays(lookups: Lookups, ref: SolutionRef, name: str, parity: int) -> Follow:
-    """Where the strategist is to move (at the depths of ``parity``) a plan follows the
-    stored plan's move; elsewhere every play."""
-
-    def follow(pos: Position, depth: int) -> list[Play]:
-        if depth % 2 != parity:
-            return list(pos.plays)
-        number = lookups.plan_play(ref, pos.fragment)
-        if number is None or not 0 <= number < len(pos.plays):
-            # A reachable position that is not final has its plan's move stored.
-            raise Republished(f"the solution of {name} changed during the walk")
-        return [pos.plays[number]]
-
-    return follow
-
-
-def plan_sizes(
-    conn: Connection, solution_id: int, game: Game, start: Position
-) -> tuple[PlanSize, PlanSize] | None:
-    """The best plans' ranks at ``start`` (as looked up): (strategist to move, opponent
-    to move); None if it has no plan (not reachable, or the solution was replaced).
-
-    A position keeps its plan's opponent-to-move rank only (revision 0009): with the
-    strategist to move, the best plan is the stored move's, so its rank is the
-    opponent-to-move rank of the position that move leads to; at a final position the
-    game is over and the one outcome is the same word, lost by the other player.
-    """
-    from ghostdb.strategies import PlanSize
-
-    here = _plan_row(conn, solution_id, game, start.fragment)
-    if here is None:
-        return None
-    waiter = PlanSize(*here[1:])
-    if here[0] is None:  # final: won for one role exactly when lost for the other
-        return PlanSize(2 - waiter.lossiness, waiter.outcomes, waiter.letters), waiter
-    if not 0 <= here[0] < len(start.plays):
-        return None
-    after = _plan_row(conn, solution_id, game, start.plays[here[0]].fragment)
-    if after is None:
-        return None
-    return PlanSize(*after[1:]), waiter
-
-
-def _plan_row(conn: Connection, solution_id: int, game: Game, key: str) -> Any | None:
-    """(plan_play, waiter_lossiness, waiter_outcomes, waiter_letters) of one position;
-    None if it has no plan (or is no position)."""
-    stmt = select(*(positions.c[f] for f in PLAN_FIELDS)).where(
-        positions.c.solution_id == solution_id,
-        positions.c.level == game.level(key),
-        positions.c.fragment == key,
-        HAS_PLAN,
-    )
-    return conn.execute(stmt).first()
-
-
-def missing_plans(name: str, rules: RuleSet) -> MissingPlans:
-    """A solution stored before schema revision 0002 has no plans until solved again."""
-    return MissingPlans(
-        f"the stored solution of {name} for {rules.describe()} has no plans (it predates "
-        f"them): run `ghostdb solve {name}{rules.flags()} --force`"
-    )

@@ -298,7 +298,7 @@ def _zipfs(game: Game, subject: _Subject) -> Callable[[Collection[str]], dict[st
 
 def census(level: np.ndarray, value: np.ndarray, reachable: np.ndarray) -> list[list[Any]]:
     """Positions by level and outcome code, and of them reachable, as
-    `ghostdb.store.answers.figures.census_of` counts them from the rows (in its order)."""
+    `ghostdb.store.answers.census.census_of` counts them from the rows (in its order)."""
     kinds = len(VALUE_NAMES)
     code = level.astype(np.int64) * kinds + value
     total = np.bincount(code)

@@ -1,8 +1,8 @@
 """The SQL the store's concerns share, as SQLAlchemy Core statements over
 `ghostdb.store.sql.schema`: dictionaries and their words, bulk writes,
 solve jobs and the published solutions, and `FastQuery`.  SQL that serves one concern
-sits in its module: `ghostdb.store.answers.lookups` (a position and its plays), `walks`
-(plans), `figures` (counts), `comparing` (comparisons), and
+sits in its module: `ghostdb.store.answers.lookups` (a position and its plays), `plan_rows`
+(plans), `census` (counts), `comparing` (comparisons), and
 `ghostdb.store.verification.stored` (whole solutions streamed).
 
 Every statement runs on SQLite and PostgreSQL: no dialect-only syntax, parameters always

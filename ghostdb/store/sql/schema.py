@@ -157,7 +157,7 @@ positions = Table(
     # outcomes (see ghostdb.solvers.plans).  The rank with the strategist to move is the
     # waiter_* rank of the position the plan's move leads to (at a final position: the
     # same word, lost by the other role), so it is not stored (revision 0009; see
-    # ghostdb.store.answers.walks.plan_sizes).  Only reachable positions have plans: a plan
+    # ghostdb.store.answers.plan_rows.plan_sizes).  Only reachable positions have plans: a plan
     # followed from one never leaves them.  Columns of the position's row rather than a
     # table of their own (revision 0010): SuperDuperGhost has a plan at nearly every
     # position, and a second table repeated every key (24 of Polish's 63 bytes a

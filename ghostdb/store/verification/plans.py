@@ -39,7 +39,7 @@ def check_plans(
     opponent to move, every answer's outcomes added up; with the strategist to move, the
     move to the best-ranked position for the opponent, first in move order among equals.
     The strategist-to-move rank is not stored: it is read from the stored move's position
-    (`ghostdb.store.answers.walks.plan_sizes`), so it is checked by checking that move."""
+    (`ghostdb.store.answers.plan_rows.plan_sizes`), so it is checked by checking that move."""
     has, numbers, rank, extra = _read_plans(conn, solution_id, graph, s, v)
     plan = played_numbers(graph, numbers)  # the node each stored plan move leads to
     v.found(

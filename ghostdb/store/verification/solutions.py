@@ -45,7 +45,8 @@ from ghostdb.games.base import (
 )
 from ghostdb.games.registry import game_of, parse_rules
 from ghostdb.solvers import SOLVER_VERSION, group_starts
-from ghostdb.store.answers.lookups import checked_rules, solution_row, subject
+from ghostdb.store.answers.dictionaries import subject
+from ghostdb.store.answers.lookups import checked_rules, solution_row
 from ghostdb.store.answers.puzzles import PUZZLES
 from ghostdb.store.sql import queries as q
 from ghostdb.store.verification.levels import read_levels
