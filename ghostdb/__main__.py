@@ -1,5 +1,5 @@
 """`python -m ghostdb` is the `ghostdb` command."""
 
-from ghostdb.cli import app
+from ghostdb.cli.start import main
 
-app(prog_name="ghostdb")
+main()

@@ -2,13 +2,14 @@
 printing it needs, and nothing else (issue #45; `scripts/bench.py --only startup` times it
 against a bare SQLAlchemy read of the same row, target 1.15x).
 
-What a lookup needs, and so may import: Typer (the command line), SQLAlchemy and its
-SQLite dialect (the engine; the bare read pays for them too), the store's façade and its
-lookup machinery (a plain-Ghost lookup reads through SQL text, without building the
-schema's tables: 3% of the process), every game's rule sets and options (every command's
-parser offers every game's options, and the package's top level exports Ghost's,
-Chopsticks' and tic-tac-toe's rule sets), the looked-up game's moves, the command's own
-module (`ghostdb.cli.lookups`) and its renderer (`ghostdb.text.positions`).
+What a lookup needs, and so may import: SQLAlchemy and its SQLite dialect (the engine;
+the bare read pays for them too), the store's façade and its lookup machinery (a
+plain-Ghost lookup reads through SQL text, without building the schema's tables: 3% of
+the process), every game's rule sets (the package's top level exports Ghost's,
+Chopsticks' and tic-tac-toe's), the looked-up game's moves, the command's entry
+(`ghostdb.cli.start`, which reads a plain lookup's arguments by hand: Typer and Click
+would be a fifth of the process) and its renderer (`ghostdb.text.positions`).  A lookup
+with any other option is the command line's (`ghostdb.cli.lookups`), with Typer.
 
 `FORBIDDEN` is what it does not need, each with why it would be there.  A module that
 SQLAlchemy imports itself is the floor's, not ghostdb's: `asyncio` (SQLAlchemy 2.1's
@@ -47,6 +48,11 @@ FORBIDDEN = {
     "sqlalchemy.dialects.postgresql": "PostgreSQL",
     "sqlalchemy.orm": "the ORM (the store uses Core)",
     "rich": "Typer's rich help and tracebacks (the help is plain, errors are one line)",
+    "typer": "the command line's framework (a plain lookup's arguments are read by hand)",
+    "click": "the command line's framework, under Typer",
+    "ghostdb.cli.group": "the command line proper",
+    "ghostdb.cli.options": "the command line's options",
+    "ghostdb.cli.lookups": "the command line's `lookup`, for its other options",
     "hypothesis": "the tests",
     # ghostdb beside the lookup
     "ghostdb.solvers": "solving",
@@ -126,10 +132,10 @@ with engine.connect() as conn:
 COMMAND = """\
 import atexit, sys
 atexit.register(lambda: print("loaded:", *sorted(sys.modules), file=sys.stderr))
-from ghostdb.cli import app
-app(prog_name="ghostdb")
+from ghostdb.cli.start import main
+main()
 """
-"""`python -m ghostdb`, saying at its exit every module it loaded."""
+"""The `ghostdb` command (`python -m ghostdb`), saying at its exit every module it loaded."""
 
 
 def imported(*command: str) -> list[str]:
@@ -189,7 +195,7 @@ def needless(modules: list[str], floor: set[str], games: tuple[str, ...]) -> lis
 
 def test_a_lookup_imports_only_what_it_uses(small_web_db: Path, floor: set[str]) -> None:
     modules = ghostdb("lookup", "five", "gr", "--db", str(small_web_db))
-    assert "ghostdb.cli.lookups" in modules and "ghostdb.text.positions" in modules
+    assert "ghostdb.cli.start" in modules and "ghostdb.text.positions" in modules
     assert "ghostdb.games.ghost" in modules
     assert needless(modules, floor, GAME_MOVES) == []
     tables = {
@@ -293,3 +299,108 @@ def test_the_lookups_sql_text_reads_what_the_stores_queries_read(small_web_db: P
                 ), (game, dictionary_id, key)
                 found += core is not None
         assert found == 5  # four rule sets of five, and Chopsticks
+
+
+# -- the plain lookup, read by hand ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["lookup", "five", "gr"],
+        ["lookup", "five", "gr", "--json"],
+        ["lookup", "--json", "five"],
+        ["lookup", "five"],
+        ["lookup", "chopsticks", "1111"],
+        ["lookup", "tictactoe", "--json"],
+        ["lookup", "five", "qz"],  # not a position: the command line's error
+        ["lookup", "nosuch", "gr"],
+        ["lookup", "five", "gr", "--min-length", "4"],  # another option: the command line
+        ["--json", "lookup", "five", "gr"],
+        ["lookup", "five", "gr", "extra"],
+        ["lookup", "--help"],
+    ],
+)
+def test_the_plain_lookup_answers_as_the_command_line_does(
+    small_web_db: Path, args: list[str]
+) -> None:
+    """`ghostdb` (its entry, `ghostdb.cli.start`) against the command line proper
+    (`ghostdb.cli.app`) in fresh processes: the same output, errors and exit status."""
+    db = ["--db", str(small_web_db)] if args[-1] != "--help" else []
+    proper = "from ghostdb.cli import app\napp(prog_name='ghostdb')\n"
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script, *args, *db],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        for script in ("from ghostdb.cli.start import main\nmain()\n", proper)
+    ]
+    entry, command_line = ((r.returncode, r.stdout, r.stderr) for r in runs)
+    assert entry == command_line
+    assert command_line[1] or command_line[2]
+
+
+def test_only_a_plain_lookup_is_read_by_hand() -> None:
+    from ghostdb.cli.start import parsed
+
+    assert parsed(["lookup", "five", "gr", "--db", "x.db", "--json"]) == (
+        "five",
+        "gr",
+        True,
+        "x.db",
+    )
+    assert parsed(["lookup", "five", "--db=x.db"]) == ("five", "", False, "x.db")
+    for args in (
+        [],
+        ["solve", "five"],
+        ["lookup"],
+        ["lookup", "five", "gr", "--rules", "super"],
+        ["lookup", "five", "--db"],
+        ["lookup", "five", "--db", "--json"],
+        ["lookup", "five", "--json", "--json"],
+        ["lookup", "five", "-h"],
+        ["lookup", "five", "--", "-x"],
+        ["lookup", "five", "--db=a", "--db=b"],
+        ["--db", "x.db", "lookup", "five"],
+    ):
+        assert parsed(args) is None, args
+
+
+def test_a_plain_lookup_interrupted_says_so(small_web_db: Path) -> None:
+    script = (
+        "import ghostdb.cli.start as start\n"
+        "def interrupted(*args):\n"
+        "    raise KeyboardInterrupt\n"
+        "start.answer = interrupted\n"
+        "start.main()\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script, "lookup", "five", "--db", str(small_web_db)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted\n")
+
+
+def test_a_plain_lookup_to_a_closed_pipe_says_so_as_the_command_line_does(
+    small_web_db: Path,
+) -> None:
+    found = []
+    for script in (
+        "from ghostdb.cli.start import main\nmain()\n",
+        "from ghostdb.cli import app\napp(prog_name='ghostdb')\n",
+    ):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", script, "lookup", "five", "--db", str(small_web_db)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.close()  # the reader went away, as `| head -0` does
+        found.append((proc.wait(timeout=60), proc.stderr.read()))
+        proc.stderr.close()
+    assert found[0] == found[1]
+    assert found[0][0] == 1 and found[0][1].startswith(b"error: ")

@@ -18,6 +18,7 @@ from typer.core import TyperGroup
 from typer.main import get_command_from_info, get_command_name, get_group_from_info
 from typer.models import CommandInfo
 
+from ghostdb.cli import COMMANDS
 from ghostdb.errors import GhostdbError, Interrupted
 from ghostdb.store import Store, open_store
 from ghostdb.store.sql.faults import describe
@@ -237,6 +238,10 @@ app = LazyTyper(
     pretty_exceptions_show_locals=False,
     rich_markup_mode=None,  # rich markup would eat every "[default: …]" in the help texts
 )
+
+
+# Every command's module, imported when one of its commands is looked up.
+app.modules.update({name: module for module, names in COMMANDS.items() for name in names})
 
 
 def _show_version(shown: bool) -> None:
