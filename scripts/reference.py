@@ -39,7 +39,7 @@ def cli_reference() -> str:
     ``ghostdb --help`` lists them."""
     import typer
 
-    from ghostdb.cli import app
+    from ghostdb.cli.group import app
 
     root = typer.main.get_command(app)
     context = root.context_class  # Typer's click, which may not be the one installed

@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ghostdb import Rules, Store, open_store
-from ghostdb.cli import app
+from ghostdb.cli.group import app
 
 ROOT = Path(__file__).resolve().parent.parent
 POSTGRES_SKIP = (

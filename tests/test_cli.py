@@ -13,7 +13,7 @@ import typer
 from conftest import OWN_WORDLISTS, dump, run, write_list
 from typer.testing import CliRunner
 
-from ghostdb.cli import app
+from ghostdb.cli.group import app
 
 
 def test_ingest_reports_what_it_kept(tmp_path: Path) -> None:

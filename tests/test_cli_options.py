@@ -11,9 +11,8 @@ import typer
 from conftest import run
 from typer.testing import CliRunner
 
-from ghostdb.cli import app
 from ghostdb.cli import options as cli_options
-from ghostdb.cli.group import hoisted
+from ghostdb.cli.group import app, hoisted
 from ghostdb.cli.options import RuleOptions, with_rule_options
 from ghostdb.games.base import Option
 from ghostdb.games.registry import GAMES, all_options

@@ -225,7 +225,7 @@ PRINTS_DATA = (
 def test_every_command_that_prints_data_takes_json() -> None:
     import typer
 
-    from ghostdb.cli import app
+    from ghostdb.cli.group import app
 
     group = typer.main.get_command(app)
     for name in PRINTS_DATA:

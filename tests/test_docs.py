@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import reference
 
-from ghostdb.cli import app
+from ghostdb.cli.group import app
 
 
 def test_the_manual_builds_strictly(tmp_path: Path) -> None:

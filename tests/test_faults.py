@@ -30,7 +30,7 @@ from sqlalchemy import event
 from sqlalchemy.pool import Pool
 from typer.testing import CliRunner
 
-from ghostdb.cli import app
+from ghostdb.cli.group import app
 from ghostdb.store.sql.db import make_engine, upgrade
 from ghostdb.store.sql.faults import describe
 from ghostdb.store.sql.schema import HEAD_REVISION

@@ -178,7 +178,7 @@ def test_the_tutorials_compare_why_is_a_command_that_runs(five: Path, tmp_path: 
 def test_a_puzzle_lists_its_moves_on_a_question_mark(five: Path) -> None:
     from typer.testing import CliRunner
 
-    from ghostdb.cli import app
+    from ghostdb.cli.group import app
 
     _, out, _ = run("puzzle", "five", "--seed", "1", "--json", db=five)
     found = json.loads(out)

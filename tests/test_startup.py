@@ -228,7 +228,7 @@ def test_a_lookup_makes_only_its_own_command(five: Path) -> None:
     and loads nothing that solves, verifies or reports."""
     script = (
         "import sys\n"
-        "from ghostdb.cli import app\n"
+        "from ghostdb.cli.group import app\n"
         "from ghostdb.cli.group import LazyTyper\n"
         "made = []\n"
         "make = LazyTyper.make_command\n"
@@ -258,7 +258,8 @@ def test_the_command_table_names_what_each_module_registers() -> None:
     each module registers, and only those."""
     import importlib
 
-    from ghostdb.cli import COMMANDS, app
+    from ghostdb.cli import COMMANDS
+    from ghostdb.cli.group import app
 
     for module, names in COMMANDS.items():
         before = {*app.lazy_commands, *(g.name for g in app.registered_groups)}
@@ -327,7 +328,7 @@ def test_the_plain_lookup_answers_as_the_command_line_does(
     """`ghostdb` (its entry, `ghostdb.cli.start`) against the command line proper
     (`ghostdb.cli.app`) in fresh processes: the same output, errors and exit status."""
     db = ["--db", str(small_web_db)] if args[-1] != "--help" else []
-    proper = "from ghostdb.cli import app\napp(prog_name='ghostdb')\n"
+    proper = "from ghostdb.cli.group import app\napp(prog_name='ghostdb')\n"
     runs = [
         subprocess.run(
             [sys.executable, "-c", script, *args, *db],
@@ -391,7 +392,7 @@ def test_a_plain_lookup_to_a_closed_pipe_says_so_as_the_command_line_does(
     found = []
     for script in (
         "from ghostdb.cli.start import main\nmain()\n",
-        "from ghostdb.cli import app\napp(prog_name='ghostdb')\n",
+        "from ghostdb.cli.group import app\napp(prog_name='ghostdb')\n",
     ):
         proc = subprocess.Popen(
             [sys.executable, "-c", script, "lookup", "five", "--db", str(small_web_db)],

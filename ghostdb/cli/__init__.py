@@ -1,8 +1,8 @@
 """The `ghostdb` command line: parse, call the library, render.  No SQL, no game logic.
 
 `start.main` is the entry point: it answers the plainest lookup before the command line's
-framework is imported, and hands everything else to `app` (made in `ghostdb.cli.group`,
-and imported from here only when asked for).  Each command module registers
+framework is imported, and hands everything else to `app` (made in `ghostdb.cli.group`:
+this package imports nothing, so that the entry runs without Typer).  Each command module registers
 its commands on it when imported; `COMMANDS` names the module of every command, in the
 order ``ghostdb --help`` lists them, and a module is imported when one of its commands is
 first looked up: a start imports the one command module it runs (``--help`` imports them
@@ -24,8 +24,6 @@ all), and a command imports its renderer, and anything else heavy, when it runs.
 
 from __future__ import annotations
 
-from typing import Any
-
 COMMANDS = {
     "ghostdb.cli.dictionaries": ("ingest", "dictionaries", "games"),
     "ghostdb.cli.solving": ("solve", "solutions", "verify"),
@@ -43,13 +41,4 @@ COMMANDS = {
 a test holds it to what the modules register."""
 
 
-def __getattr__(name: str) -> Any:
-    # `app` on demand: `ghostdb.cli.start` runs without Typer for a plain lookup.
-    if name == "app":
-        from ghostdb.cli.group import app
-
-        return app
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = ["COMMANDS", "app"]
+__all__ = ["COMMANDS"]
