@@ -296,6 +296,29 @@ def test_a_batch_writes_each_room_or_refuses_it_alone(log: RoomLog, url: str) ->
     assert log.append_many([]) == []
 
 
+def test_a_batch_of_moves_moves_every_room_on_in_one_statement(log: RoomLog, url: str) -> None:
+    """Plain appends (no seat claimed, no rematch) move on together: each room written
+    or refused as alone, its status and time set, its events stored."""
+    for room in ("a", "b", "c"):
+        new_room(log, room)
+    before = log.room("a").updated_at  # type: ignore[union-attr]
+    batch = [
+        Append.of("c", [{"v": 2, "type": "moved"}, {"v": 3, "type": "over"}], status="over"),
+        Append.of("b", [{"v": 3, "type": "late"}]),  # stale: b is at version 1
+        Append.of("zz", [{"v": 2, "type": "moved"}]),  # no such room
+        Append.of("a", [{"v": 2, "type": "moved"}]),
+    ]
+    found = log.append_many(batch)
+    assert found[0] is None and found[3] is None
+    assert isinstance(found[1], Stale) and isinstance(found[2], LookupError)
+    a, b, c = (log.room(r) for r in ("a", "b", "c"))
+    assert a is not None and b is not None and c is not None
+    assert (a.version, a.status, b.version, c.version, c.status) == (2, "waiting", 1, 3, "over")
+    assert a.updated_at >= before and a.updated_at.tzinfo is not None
+    assert [e["type"] for e in log.events("c")] == ["created", "moved", "over"]
+    assert len(log.events("b")) == 1 and log.unfinished() == ["a", "b"]
+
+
 def test_a_batch_with_an_event_stored_already_writes_the_others(log: RoomLog, url: str) -> None:
     """A log past its room's version makes the batch's one INSERT fail: every append is
     then tried alone, so only that room is refused."""

@@ -4,7 +4,7 @@ store: the store's side is `ghostdb.store.rooms.judge.StoreJudge`, a test's a di
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -20,6 +20,11 @@ class Judge(Protocol):
     def position(self, key: str) -> Position | None:
         """The stored position at ``key`` with its plays; None where none is stored (in a
         word game: a position no word can become, a bluff)."""
+        ...
+
+    def positions(self, keys: Sequence[str]) -> list[Position | None]:
+        """`position` of each key, in order, read together (a round's grading asks for
+        every position of the round at once)."""
         ...
 
     def is_word(self, word: str) -> bool:

@@ -50,7 +50,8 @@ def grade(
     ``last``, the event that ended the round (a ``moved`` event not yet folded into
     ``rnd``, an ``answered`` event, or None)."""
     moves = round_moves(rnd, ending.get("last"))
-    stored = _memo(judge.position)
+    keys = list(dict.fromkeys([judge.game.start(), *(e["position"] for e in moves)]))
+    stored = _memo(judge.position, dict(zip(keys, judge.positions(keys), strict=True)))
     look = judge.graded(len(rnd.seats))
     if look is None and not state.word_game:
         look = judge.position  # a game is played by as many as its solution
@@ -133,9 +134,10 @@ def _end_verdict(
     return found
 
 
-def _memo(lookup: Lookup) -> Lookup:
-    """``lookup`` asked once a key: a round's grading asks of most positions twice."""
-    seen: dict[str, Position | None] = {}
+def _memo(lookup: Lookup, known: dict[str, Position | None] | None = None) -> Lookup:
+    """``lookup`` asked once a key (those ``known`` read already): a round's grading asks
+    of most positions twice."""
+    seen: dict[str, Position | None] = dict(known or {})
 
     def remembered(key: str) -> Position | None:
         if key not in seen:

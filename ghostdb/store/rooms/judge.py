@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import bindparam, select
@@ -79,7 +79,12 @@ class StoreJudge:
     def position(self, key: str) -> Position | None:
         """The stored position at ``key`` with its plays; None where none is stored (in a
         word game a bluff), or where the game cannot have such a key at all."""
-        return self._read(self.solution, key)
+        return self._read(self.solution, [key])[0]
+
+    def positions(self, keys: Sequence[str]) -> list[Position | None]:
+        """`position` of each key, in order, read in one snapshot (on PostgreSQL one
+        round trip serves them all)."""
+        return self._read(self.solution, keys)
 
     def is_word(self, word: str) -> bool:
         """Whether ``word`` is in the dictionary: one read of the words table by its
@@ -106,7 +111,7 @@ class StoreJudge:
         if found is self.solution:
             return self.position
         other = found
-        return lambda key: self._read(other, key)
+        return lambda key: self._read(other, [key])[0]
 
     # -- the computer seats' questions ---------------------------------------------------------
 
@@ -147,22 +152,25 @@ class StoreJudge:
 
     # -- helpers -------------------------------------------------------------------------------
 
-    def _read(self, solution: Solution, key: str) -> Position | None:
-        """The position at ``key`` in ``solution``, or None.  A key not stored is most
-        often a bluff, so a miss is not followed by finding the published solution again
-        (`Solution.lookup_many` does, at the cost of a few queries): only when the
-        solution read is no longer the published one, which one probe of its row tells."""
+    def _read(self, solution: Solution, keys: Sequence[str]) -> list[Position | None]:
+        """The positions at ``keys`` in ``solution`` (None for each not stored).  A key
+        not stored is most often a bluff, so a miss is not followed by finding the
+        published solution again (`Solution.lookup_many` does, at the cost of a few
+        queries): only when the solution read is no longer the published one, which
+        one probe of its row tells."""
         try:
-            keys = solution.game.keys_of([key])
-        except BadFragment:
-            return None
+            canonical = solution.game.keys_of(keys)
+        except BadFragment:  # a key the game cannot have: none is stored there
+            if len(keys) == 1:
+                return [None]
+            return [self._read(solution, [key])[0] for key in keys]
         ref, lookups = solution.ref, solution.lookups
-        found = lookups.read_many(solution.name, ref, keys)[0]
-        if found is not None or self._published.run(lookups.dbapi(), {"s": ref.id}):
+        found = lookups.read_many(solution.name, ref, canonical)
+        if None not in found or self._published.run(lookups.dbapi(), {"s": ref.id}):
             return found
         if solution.refresh().id == ref.id:
-            return None
-        return lookups.read_many(solution.name, solution.ref, keys)[0]  # republished
+            return found
+        return lookups.read_many(solution.name, solution.ref, canonical)  # republished
 
     def _line_word(self, key: str) -> str | None:
         """The word the stored best line from ``key`` ends on (as `analysis` names the

@@ -128,6 +128,7 @@ class Hub:
         """Stop the timers and close every socket (clients reconnect with ``since``)."""
         self.running = False
         self.presence.stop()
+        self.writer.close()
         if self.relay is not None:
             await asyncio.to_thread(self.relay.stop)
         for room in list(self.rooms.values()):

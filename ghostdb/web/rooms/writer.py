@@ -9,12 +9,17 @@ append under a savepoint of its own: while one batch is written the next one gat
 so the busier the server, the more each commit carries, and a quiet server still
 writes each turn at once.  Every append is answered on its own: written, `Stale`, or
 the error that refused it.
+
+The batches are written on a thread of their own, not the event loop's shared pool:
+there the rulings' reads (a round's end grades every move) would keep the commits
+waiting, and the batch would grow while nothing is written.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from ghostdb.store.rooms.log import Append
@@ -33,6 +38,7 @@ class Writer:
         self._log = log
         self._queued: list[tuple[Append, asyncio.Future[None]]] = []
         self._task: asyncio.Task[None] | None = None
+        self._thread: ThreadPoolExecutor | None = None  # made when first needed
 
     async def append(
         self,
@@ -58,8 +64,10 @@ class Writer:
             while self._queued:
                 batch, self._queued = self._queued[:MAX_BATCH], self._queued[MAX_BATCH:]
                 try:
-                    results: list[Any] = await asyncio.to_thread(
-                        self._log().append_many, [a for a, _ in batch]
+                    if self._thread is None:
+                        self._thread = ThreadPoolExecutor(1, "ghostdb-rooms-writer")
+                    results: list[Any] = await asyncio.get_running_loop().run_in_executor(
+                        self._thread, self._log().append_many, [a for a, _ in batch]
                     )
                 except Exception as exc:  # the whole transaction failed: every append
                     results = [exc] * len(batch)
@@ -76,6 +84,13 @@ class Writer:
                 if not done.done():
                     done.set_exception(ConnectionError("the server stopped before writing"))
             self._queued = []
+
+    def close(self) -> None:
+        """Let the writer's thread end once what it is writing is written (a write
+        after makes another)."""
+        if self._thread is not None:
+            self._thread.shutdown(wait=False)
+            self._thread = None
 
 
 __all__ = ["MAX_BATCH", "Writer"]
