@@ -25,15 +25,9 @@ from sqlalchemy.exc import OperationalError
 
 from ghostdb import open_store
 from ghostdb.errors import DatabaseError, GhostdbError, NoRooms, Stale
-from ghostdb.store.rooms.log import (
-    Append,
-    RoomLog,
-    RoomRow,
-    SeatRow,
-    announced,
-    announcement,
-    token_hash,
-)
+from ghostdb.store.rooms.announcements import announced, announcement
+from ghostdb.store.rooms.log import RoomLog, RoomRow, SeatRow
+from ghostdb.store.rooms.rows import Append, token_hash
 from ghostdb.store.sql.db import make_engine, upgrade
 from ghostdb.store.sql.schema import room_events, room_seats, rooms
 

@@ -14,7 +14,7 @@ from conftest import OWN_WORDLISTS, POSTGRES_SKIP, reset_postgres
 
 from ghostdb import open_store
 from ghostdb.play.rooms.state import RoomState
-from ghostdb.store.rooms.log import MAX_ANNOUNCEMENT
+from ghostdb.store.rooms.announcements import MAX_ANNOUNCEMENT
 from ghostdb.web.rooms import Hub
 from ghostdb.web.rooms.presence import EXPIRES, Presence, announcements, heard
 from ghostdb.web.rooms.room import Room

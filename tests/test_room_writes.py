@@ -22,7 +22,7 @@ from ghostdb.games.ghost.rules import Rules
 from ghostdb.play.rooms.referee import join
 from ghostdb.store import Store
 from ghostdb.store.rooms.judge import judge_for
-from ghostdb.store.rooms.log import Append
+from ghostdb.store.rooms.rows import Append
 from ghostdb.store.sql.db import WriterBusy, writing
 from ghostdb.web.rooms import Hub
 from ghostdb.web.rooms.writer import MAX_BATCH, Writer

@@ -17,7 +17,7 @@ takes the one write lock first.  The database is the referee between writers, no
 in this process: that is what makes it safe across processes and servers.
 
 A seat's token is a secret of the person who holds the seat: only its SHA-256 is stored
-(`token_hash`), and `RoomLog.seat_of` compares hashes in constant time, so neither a
+(`ghostdb.store.rooms.rows.token_hash`), and `RoomLog.seat_of` compares hashes in constant time, so neither a
 copy of the database nor the timing of a guess gives a seat away.
 
 These are the only tables the web server writes, and it opens its store read-only: a
@@ -27,10 +27,8 @@ read-only `Store` hands out a `RoomLog` over an engine of its own that may write
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -40,29 +38,24 @@ from sqlalchemy import bindparam, func, insert, inspect, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from ghostdb.errors import NoRooms, Stale
+from ghostdb.store.rooms.announcements import CHANNEL, NOTIFY_ALL, announcement
+from ghostdb.store.rooms.rows import (
+    Append,
+    check_size,
+    dumps,
+    event_rows,
+    seat_row,
+    token_hash,
+)
 from ghostdb.store.sql.db import current_revision, display_name, writing
 from ghostdb.store.sql.schema import room_events, room_seats, rooms
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
 
-STATUSES = ("waiting", "playing", "over")
 """What ``rooms.status`` may be: waiting for players, being played, over."""
-CHANNEL = "ghostdb_rooms"
-"""The PostgreSQL channel a committed append is announced on (`announcement`)."""
-NOTIFY_ALL = text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p")
-"""Every announcement of a batch, in one statement (PostgreSQL only)."""
-MAX_ANNOUNCEMENT = 7900
-"""The longest announcement that carries its events: PostgreSQL's payloads end at 8,000
-bytes; a longer append is announced by its room and version alone."""
 
 TABLES = (rooms.name, room_seats.name, room_events.name)
-_HASH = re.compile(r"[0-9a-f]{64}")  # a SHA-256 hex digest, as `token_hash` makes it
-
-
-def token_hash(token: str) -> str:
-    """The SHA-256 (hex) of a seat's token: what is stored and compared in its place."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -96,45 +89,6 @@ class RoomRow:
     seats: tuple[SeatRow, ...]
 
 
-@dataclass(frozen=True)
-class Append:
-    """One room's events to append (`RoomLog.append`), checked and serialised: made by
-    `Append.of` before any transaction, so a value the tables cannot hold fails first."""
-
-    room_id: str
-    rows: list[dict[str, Any]]
-    status: str | None
-    claims: list[tuple[int, str, str]]
-    rematch: str | None
-
-    @classmethod
-    def of(
-        cls,
-        room_id: str,
-        events: Sequence[dict[str, Any]],
-        *,
-        status: str | None = None,
-        seat_updates: Sequence[tuple[int, str, str]] = (),
-    ) -> Append:
-        """Raises ValueError (TypeError for a body that is not JSON) as `RoomLog.append`."""
-        if not events:
-            raise ValueError("append needs at least one event: the version moves on with them")
-        first = events[0].get("v")
-        if not isinstance(first, int) or isinstance(first, bool) or first < 1:
-            raise ValueError(f"an event's v must be a whole number from 1, not {first!r}")
-        rows = _event_rows(room_id, events, first=first)
-        if status is not None and status not in STATUSES:
-            raise ValueError(f"a room's status is one of {', '.join(STATUSES)}, not {status!r}")
-        claims = [_claim(*update_) for update_ in seat_updates]
-        # The last rematch event names the room (a log holds one, but the last one wins).
-        rematch = None
-        for event in events:
-            if event.get("type") == "rematch" and event.get("room") is not None:
-                rematch = event["room"]
-                _check_size(rematch, 32, "a rematch room's id")
-        return cls(room_id, rows, status, claims, rematch)
-
-
 class RoomLog:
     """The rooms of one database, their seats and their logs of events (SQL Core only,
     every value bound: the same statements on SQLite and PostgreSQL).  Safe to share
@@ -161,12 +115,12 @@ class RoomLog:
         token_hash) in seat order, and its first events (``v`` 1, 2, …), in one
         transaction.  Raises `Stale` when a room of that id exists already (ids are
         random: make another), ValueError for values the tables cannot hold."""
-        _check_size(room_id, 32, "a room id")
-        _check_size(name, 100, "a room's name")
-        _check_size(rules, 200, "a room's rules")
-        settings_json = _dumps(settings)
-        seat_rows = [_seat_row(room_id, seat, *spec) for seat, spec in enumerate(seats)]
-        event_rows = _event_rows(room_id, events, first=1)
+        check_size(room_id, 32, "a room id")
+        check_size(name, 100, "a room's name")
+        check_size(rules, 200, "a room's rules")
+        settings_json = dumps(settings)
+        seat_rows = [seat_row(room_id, seat, *spec) for seat, spec in enumerate(seats)]
+        first_rows = event_rows(room_id, events, first=1)
         self._check_tables()
         at = _now()
         for row in seat_rows:
@@ -177,7 +131,7 @@ class RoomLog:
             "rules": rules,
             "settings": settings_json,
             "status": "waiting",
-            "version": len(event_rows),
+            "version": len(first_rows),
             "created_at": at,
             "updated_at": at,
             "rematch": None,
@@ -187,8 +141,8 @@ class RoomLog:
                 conn.execute(insert(rooms), room)
                 if seat_rows:
                     conn.execute(insert(room_seats), seat_rows)
-                if event_rows:
-                    conn.execute(insert(room_events), [{**r, "at": at} for r in event_rows])
+                if first_rows:
+                    conn.execute(insert(room_events), [{**r, "at": at} for r in first_rows])
         except IntegrityError:
             # Rolled back already (the `with` ended on the exception): nothing was stored.
             raise Stale(
@@ -380,7 +334,7 @@ class RoomLog:
         call named it (when not, `room` tells which room is the rematch; False also for
         a room that does not exist).  Two players asking for a rematch at once thus end
         up in the same room."""
-        _check_size(rematch_id, 32, "a rematch room's id")
+        check_size(rematch_id, 32, "a rematch room's id")
         self._check_tables()
         stmt = (
             update(rooms)
@@ -536,38 +490,6 @@ class RoomLog:
         )
 
 
-# -- announcements -----------------------------------------------------------------------------
-
-
-def announcement(room_id: str, version: int, rows: Sequence[dict[str, Any]]) -> str:
-    """What a committed append announces on `CHANNEL`: ``room_id:version:[events]``, the
-    events as stored, so that no server has to read them back; ``room_id:version`` alone
-    when they would pass `MAX_ANNOUNCEMENT` (a round's verdicts can)."""
-    head = f"{room_id}:{version}"
-    events = "[" + ",".join(r["body"] for r in rows) + "]"
-    if len(head) + 1 + len(events.encode("utf-8")) > MAX_ANNOUNCEMENT:
-        return head
-    return f"{head}:{events}"
-
-
-def announced(payload: str) -> tuple[str, int, list[dict[str, Any]] | None] | None:
-    """An announcement read back: (room id, version, its events or None when it carries
-    none); None for a payload that is not one (another program on the channel)."""
-    room_id, _, rest = payload.partition(":")
-    version, _, events = rest.partition(":")
-    if not room_id or not version.isdigit():
-        return None
-    if not events:
-        return room_id, int(version), None
-    try:
-        found = json.loads(events)
-    except ValueError:
-        return room_id, int(version), None
-    if not isinstance(found, list) or not all(isinstance(e, dict) for e in found):
-        return room_id, int(version), None
-    return room_id, int(version), found
-
-
 # -- values ------------------------------------------------------------------------------------
 
 
@@ -587,60 +509,3 @@ def _stale(room_id: str) -> Stale:
     return Stale(
         f"another writer changed room {room_id!r} first: read its new events and try again"
     )
-
-
-def _dumps(value: Any) -> str:
-    # Compact, and not escaped to ASCII: bodies are read back by json.loads, not by eye.
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _check_size(value: object, size: int, what: str) -> None:
-    """Refuse a value longer than its column: PostgreSQL would refuse it too, but SQLite
-    would store it, and the two must agree."""
-    if not isinstance(value, str) or not value or len(value) > size:
-        raise ValueError(f"{what} must be text of 1 to {size} characters, not {value!r}")
-
-
-def _check_hash(value: object) -> None:
-    """Refuse anything but a SHA-256 hex digest where a token's hash goes: a token passed
-    by mistake must never be stored in clear."""
-    if not isinstance(value, str) or not _HASH.fullmatch(value):
-        raise ValueError("a seat's token_hash must be token_hash(token), never the token")
-
-
-def _seat_row(
-    room_id: str, seat: int, player: str, name: str | None, hashed: str | None
-) -> dict[str, Any]:
-    _check_size(player, 40, "a seat's player")
-    if name is not None:
-        _check_size(name, 40, "a seat's name")
-    if hashed is not None:
-        _check_hash(hashed)
-    return {"room_id": room_id, "seat": seat, "player": player, "name": name, "token_hash": hashed}
-
-
-def _claim(seat: int, name: str, hashed: str) -> tuple[int, str, str]:
-    if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
-        raise ValueError(f"a seat is a whole number from 0, not {seat!r}")
-    _check_size(name, 40, "a seat's name")
-    _check_hash(hashed)
-    return seat, name, hashed
-
-
-def _event_rows(
-    room_id: str, events: Sequence[dict[str, Any]], *, first: int
-) -> list[dict[str, Any]]:
-    """The rows of ``events``, checked to be numbered ``first``, ``first`` + 1, … and to
-    have a type; serialised before the transaction, so a body that is not JSON fails
-    before anything is written."""
-    rows = []
-    for number, event in enumerate(events, start=first):
-        if not isinstance(event, dict):
-            raise ValueError(f"an event is a JSON object, not {event!r}")
-        v = event.get("v")
-        if v != number or isinstance(v, bool):
-            raise ValueError(f"event {number} of room {room_id!r} is numbered {v!r}")
-        kind = event.get("type")
-        _check_size(kind, 24, "an event's type")
-        rows.append({"room_id": room_id, "v": number, "type": kind, "body": _dumps(event)})
-    return rows

@@ -33,7 +33,7 @@ from ghostdb.play.rooms.judge import Judge
 from ghostdb.play.rooms.referee import Refused, decide, join, new_room, start_if_ready
 from ghostdb.play.rooms.state import OVER, Event, RoomState
 from ghostdb.store.rooms.judge import judge_for
-from ghostdb.store.rooms.log import token_hash
+from ghostdb.store.rooms.rows import token_hash
 from ghostdb.web import library
 from ghostdb.web.rooms.limits import (
     BOT_DELAY,

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ghostdb.store.rooms.log import MAX_ANNOUNCEMENT
+from ghostdb.store.rooms.announcements import MAX_ANNOUNCEMENT
 from ghostdb.web.rooms.limits import ROOM_ID
 
 if TYPE_CHECKING:

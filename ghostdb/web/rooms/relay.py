@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ghostdb.store.rooms.log import CHANNEL, announced
+from ghostdb.store.rooms.announcements import CHANNEL, announced
 from ghostdb.web.rooms.presence import CHANNEL as PRESENCE
 
 log = logging.getLogger("ghostdb.rooms")

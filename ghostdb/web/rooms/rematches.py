@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ghostdb.play.rooms.referee import Refused, new_room, start_if_ready
 from ghostdb.play.rooms.state import OVER, Event
-from ghostdb.store.rooms.log import token_hash
+from ghostdb.store.rooms.rows import token_hash
 from ghostdb.web.rooms.limits import STALE_TRIES
 from ghostdb.web.rooms.room import Room, new_seed, new_token
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from ghostdb.store.rooms.log import Append
+from ghostdb.store.rooms.rows import Append
 
 if TYPE_CHECKING:
     from ghostdb.store.rooms.log import RoomLog
