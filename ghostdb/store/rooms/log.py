@@ -17,8 +17,9 @@ takes the one write lock first.  The database is the referee between writers, no
 in this process: that is what makes it safe across processes and servers.
 
 A seat's token is a secret of the person who holds the seat: only its SHA-256 is stored
-(`ghostdb.store.rooms.rows.token_hash`), and `RoomLog.seat_of` compares hashes in constant time, so neither a
-copy of the database nor the timing of a guess gives a seat away.
+(`ghostdb.store.rooms.rows.token_hash`), and `RoomLog.seat_of` compares hashes in
+constant time, so neither a copy of the database nor the timing of a guess gives a seat
+away.
 
 These are the only tables the web server writes, and it opens its store read-only: a
 read-only `Store` hands out a `RoomLog` over an engine of its own that may write (see
