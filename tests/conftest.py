@@ -260,6 +260,15 @@ def small_web_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture
+def rooms_db(small_web_db: Path, tmp_path: Path) -> Path:
+    """A copy of the session's small database: rooms write, so each test has its own."""
+    path = tmp_path / "rooms.db"
+    with sqlite3.connect(small_web_db) as src, sqlite3.connect(path) as dst:
+        src.backup(dst)
+    return path
+
+
 SLOW_GAMES = ("connectfour",)
 """Games whose whole solution takes tens of seconds a test (Connect Four 4 × 4): a test
 run once a registered game marks their case `long`, which CI runs after the rest."""

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
-import sqlite3
 import subprocess
 import sys
 import urllib.error
@@ -24,11 +23,8 @@ from websockets.sync.client import ClientConnection, connect
 
 
 @pytest.fixture
-def db(small_web_db: Path, tmp_path: Path) -> Path:
-    path = tmp_path / "rooms.db"
-    with sqlite3.connect(small_web_db) as src, sqlite3.connect(path) as dst:
-        src.backup(dst)
-    return path
+def db(rooms_db: Path) -> Path:
+    return rooms_db
 
 
 class Server:

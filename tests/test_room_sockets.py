@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -41,12 +40,8 @@ NO_ROOM = "AAAAAAAAAAAAAAAAAAAAAA"
 
 
 @pytest.fixture
-def db(small_web_db: Path, tmp_path: Path) -> Path:
-    """A copy of the session's small database: rooms write, so each test has its own."""
-    path = tmp_path / "rooms.db"
-    with sqlite3.connect(small_web_db) as src, sqlite3.connect(path) as dst:
-        src.backup(dst)
-    return path
+def db(rooms_db: Path) -> Path:
+    return rooms_db
 
 
 def hub_of(app: Any) -> Hub:

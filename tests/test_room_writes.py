@@ -25,15 +25,13 @@ from ghostdb.store.rooms.judge import judge_for
 from ghostdb.store.rooms.rows import Append
 from ghostdb.store.sql.db import WriterBusy, writing
 from ghostdb.web.rooms import Hub
+from ghostdb.web.rooms.wire import Client
 from ghostdb.web.rooms.writer import MAX_BATCH, Writer
 
 
 @pytest.fixture
-def db(small_web_db: Path, tmp_path: Path) -> Path:
-    path = tmp_path / "rooms.db"
-    with sqlite3.connect(small_web_db) as src, sqlite3.connect(path) as dst:
-        src.backup(dst)
-    return path
+def db(rooms_db: Path) -> Path:
+    return rooms_db
 
 
 # -- the writer's batches -----------------------------------------------------------------------
@@ -267,5 +265,47 @@ def test_announced_events_are_applied_and_a_gap_is_read_from_the_log(
         at = room.state.version
         await server.on_commit(room.id, at + 5, None)  # events the log does not hold
         assert room.state.version == at and reads == [room.id, room.id]
+
+    asyncio.run(play())
+
+
+# -- rooms nobody came to ------------------------------------------------------------------------
+
+
+def test_a_waiting_room_nobody_came_to_is_closed(hub: tuple[Hub, Store]) -> None:
+    """After `ABANDON_AFTER` with nothing happening and nobody connected, a room still
+    waiting for players is over (no winner, ``abandoned``), freeing the caps; a room
+    somebody watches, or one being played, is left; a server that reads a room from its
+    log knows when it last changed."""
+    from ghostdb.web.rooms.limits import ABANDON_AFTER
+
+    server, store = hub
+
+    async def play() -> None:
+        made = [
+            await server.create(
+                "five", None, ["human", "human"], lives=5, clock=None, player=p, address="t"
+            )
+            for p in ("Ann", "Bea", "Cy")
+        ]
+        left, watched, played = [await server.room(m["room"]) for m in made]
+        assert left and watched and played
+        await server.join(played, "Dee")  # two seats taken: the match starts
+        await server.hello(watched, Client("t"), None, None)
+        assert server.open_rooms() == 3
+        assert await server.sweep() == 0  # nothing is old yet
+        later = time.time() + ABANDON_AFTER + 1
+        assert await server.sweep(later) == 1
+        assert left.state.status == "over" and left.id not in server.rooms
+        assert watched.state.status == "waiting" and played.state.status == "playing"
+        assert server.open_rooms() == 2
+        events = await asyncio.to_thread(store.room_log().events, left.id)
+        assert events[-1]["type"] == "match_over" and events[-1]["reason"] == "abandoned"
+        assert events[-1]["winners"] == []
+        again = Hub(store)  # another server reads the watched room from its log
+        found = await again.room(watched.id)
+        logged = await asyncio.to_thread(store.room_log().events, watched.id)
+        assert found is not None and found.last_commit == logged[-1]["at"] < time.time()
+        assert await again.sweep(later) == 1
 
     asyncio.run(play())

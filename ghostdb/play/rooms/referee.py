@@ -326,6 +326,17 @@ def _round_event(
     }
 
 
+def abandoned(state: RoomState) -> list[Event]:
+    """The end of a room still waiting for players that nobody came to: over, with no
+    winner (a server closes it after `ghostdb.web.rooms.limits.ABANDON_AFTER`, so that
+    forgotten rooms do not hold the caps on open rooms for ever).  Nothing for a room
+    being played: its clock, or the computer standing in for the absent, ends it."""
+    if state.status != WAITING:
+        return []
+    text = "nobody came to play: the room is closed"
+    return [{"type": "match_over", "winners": [], "reason": "abandoned", "text": text}]
+
+
 def _match_over(state: RoomState, winners: list[int]) -> Event:
     if not winners:
         text = "the match ends with no winner"
@@ -387,6 +398,7 @@ __all__ = [
     "MOVE",
     "Judge",
     "Refused",
+    "abandoned",
     "answers",
     "decide",
     "join",

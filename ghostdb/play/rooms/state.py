@@ -21,7 +21,8 @@ server's clock in seconds when it was committed):
 * ``answered``: ``seat``, ``word``.  ``conceded``: ``seat``.  ``timed_out``: ``seat``.
 * ``round_over``: ``round``, ``losers``, ``reason``, ``text`` (one line), ``letters``
   (every seat's count after it), ``out`` (seats out now), ``verdicts``.
-* ``match_over``: ``winners``, ``text``.  ``rematch``: ``room`` (the new room's id).
+* ``match_over``: ``winners``, ``text``, and ``reason`` ``abandoned`` when nobody came
+  to a waiting room.  ``rematch``: ``room`` (the new room's id).
 
 A message's ``id`` (see the protocol) rides on the event it made as ``ref``, so a
 repeated message is known even after a restart.

@@ -30,12 +30,20 @@ from typing import TYPE_CHECKING, Any
 
 from ghostdb.errors import Stale
 from ghostdb.play.rooms.judge import Judge
-from ghostdb.play.rooms.referee import Refused, decide, join, new_room, start_if_ready
-from ghostdb.play.rooms.state import OVER, Event, RoomState
+from ghostdb.play.rooms.referee import (
+    Refused,
+    abandoned,
+    decide,
+    join,
+    new_room,
+    start_if_ready,
+)
+from ghostdb.play.rooms.state import OVER, WAITING, Event, RoomState
 from ghostdb.store.rooms.judge import judge_for
 from ghostdb.store.rooms.rows import token_hash
 from ghostdb.web import library
 from ghostdb.web.rooms.limits import (
+    ABANDON_AFTER,
     BOT_DELAY,
     GRACE,
     MAX_BEHIND,
@@ -45,6 +53,7 @@ from ghostdb.web.rooms.limits import (
     MAX_SPECTATORS,
     ROOM_ID,
     STALE_TRIES,
+    SWEEP_EVERY,
     Counts,
 )
 from ghostdb.web.rooms.presence import CHANNEL as PRESENCE
@@ -103,6 +112,7 @@ class Hub:
         """Every append to a room's log, committed in batches (`ghostdb.web.rooms.writer`)."""
         self.relay: Relay | FileClaim | None = None
         """Other servers' commits, announced (PostgreSQL; see `ghostdb.web.rooms.relay`)."""
+        self._sweeper: asyncio.Task[None] | None = None
         self.presence = Presence()
         """Who is connected to the other servers (`ghostdb.web.rooms.presence`)."""
 
@@ -118,6 +128,7 @@ class Hub:
         self._loading = asyncio.Lock()  # made on the loop that serves
         log = await asyncio.to_thread(self.store.room_log)  # its engine made off the loop
         await self.restore()
+        self._sweeper = asyncio.create_task(self._sweep_every())
         loop = asyncio.get_running_loop()
         self.relay = share(log.engine.url, loop, self.on_commit, self.resync, self.presence.hear)
         if isinstance(self.relay, Relay):
@@ -127,6 +138,8 @@ class Hub:
     async def stop(self) -> None:
         """Stop the timers and close every socket (clients reconnect with ``since``)."""
         self.running = False
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         self.presence.stop()
         self.writer.close()
         if self.relay is not None:
@@ -190,11 +203,36 @@ class Hub:
             state.apply(event)
             recent.append((event["v"], encode(sent(state, event))))
         judge = judge_for(self.store, state.name, state.rules)
-        room = Room(state, judge, recent=recent)
+        room = Room(state, judge, recent=recent, last_commit=events[-1].get("at") or time.time())
         now = time.time()
         # Nobody is connected to a room just read: each person has the grace to return.
         room.absent_since = {s.seat: now for s in state.seats if s.human and s.name}
         return room
+
+    async def sweep(self, now: float | None = None) -> int:
+        """Close every room still waiting for players where nothing has happened for
+        `ABANDON_AFTER` and nobody is connected (`abandoned`): its seats and its place
+        under the caps on open rooms are freed.  How many were closed."""
+        now = time.time() if now is None else now
+        closed = 0
+        for room in list(self.rooms.values()):
+            if room.state.status != WAITING or room.clients or room.online():
+                continue
+            async with room.lock:
+                if room.state.status != WAITING or now - room.last_commit < ABANDON_AFTER:
+                    continue
+                try:
+                    await self.commit(room, abandoned(room.state))
+                except Refused:  # another server moved it on: looked at next time
+                    continue
+            closed += 1
+            self.forget_if_idle(room)
+        return closed
+
+    async def _sweep_every(self) -> None:
+        while self.running:
+            await self.sweep()
+            await asyncio.sleep(SWEEP_EVERY)
 
     def forget_if_idle(self, room: Room) -> None:
         """Drop a finished room nobody watches from memory (its log keeps it)."""

@@ -32,6 +32,11 @@ MAX_SOCKETS_PER_ADDRESS = 50
 """Sockets open from one address."""
 MAX_SPECTATORS = 50
 """Sockets that watch one room without a seat."""
+ABANDON_AFTER = 3600.0
+"""Seconds a room may wait for players with nothing happening and nobody connected
+before the server closes it (`ghostdb.play.rooms.referee.abandoned`)."""
+SWEEP_EVERY = 300.0
+"""Seconds between a server's looks for such rooms."""
 STALE_TRIES = 3
 """Times a join is tried again on a newer state before it is refused ``stale``."""
 GRACE = 40.0
@@ -113,6 +118,7 @@ class Counts:
 
 
 __all__ = [
+    "ABANDON_AFTER",
     "BOT_DELAY",
     "BURST",
     "GRACE",
@@ -123,6 +129,7 @@ __all__ = [
     "MAX_SPECTATORS",
     "RATE",
     "STALE_TRIES",
+    "SWEEP_EVERY",
     "Counts",
     "TokenBucket",
     "clean_name",
