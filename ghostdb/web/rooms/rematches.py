@@ -10,22 +10,41 @@ the seat they had where it is free, and asked again, gets the same answer.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
+from ghostdb.play.rooms.judge import Judge
 from ghostdb.play.rooms.referee import Refused, new_room, start_if_ready
 from ghostdb.play.rooms.state import OVER, Event
 from ghostdb.store.rooms.rows import token_hash
 from ghostdb.web.rooms.limits import STALE_TRIES
 from ghostdb.web.rooms.room import Room, new_seed, new_token
 
-if TYPE_CHECKING:
-    from ghostdb.web.rooms.hub import Hub
+
+class Rooms(Protocol):
+    """What a rematch asks of the server's rooms (`ghostdb.web.rooms.hub.Hub`)."""
+
+    async def room(self, room_id: str) -> Room | None:
+        """The room ``room_id``, from memory or its log (None: no such room)."""
+        ...
+
+    async def store_new(
+        self, judge: Judge, created: list[Event], player: str | None, address: str | None
+    ) -> tuple[Room, int | None, str | None]:
+        """Store a new room under a fresh id: it, and its creator's seat and token."""
+        ...
+
+    async def commit(
+        self, room: Room, events: list[Event], seat_updates: Sequence[tuple[int, str, str]] = ()
+    ) -> int:
+        """Append ``events`` to the room's log, then apply and send them."""
+        ...
 
 
 class Rematches:
     """The rematches of one server's finished rooms, and each seat given in them."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Rooms) -> None:
         self.hub = hub
         self.given: dict[tuple[str, int], dict[str, Any]] = {}
         """What each (room, seat) was given, so that asking again gives the same."""
