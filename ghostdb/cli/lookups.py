@@ -13,6 +13,7 @@ import typer
 
 from ghostdb.cli.group import app, emit, fail, keep_common_words, kept_answer, store_for
 from ghostdb.cli.options import DbOption, Json, Name, RuleOptions, rules_of, with_rule_options
+from ghostdb.cli.start import shown
 
 
 @app.command()
@@ -50,7 +51,7 @@ def lookup(
         pos = solution.lookup(fragment)
         found = None if against is None else solution.against(pos, against)
     if found is None:
-        emit(to_json(pos.as_dict()) if json else positions.position(pos, chosen))
+        emit(shown(pos, chosen, json))
     elif json:
         emit(to_json({**pos.as_dict(), "against": found}))
     else:

@@ -17,7 +17,11 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from ghostdb.games.base import RuleSet
+    from ghostdb.values import Position
 
 PLAIN_OPTIONS = ("--json", "--db")
 """The options the plain lookup takes (``--db`` with a value)."""
@@ -78,13 +82,19 @@ def parsed(args: Sequence[str]) -> tuple[str, str, bool, str | None] | None:
 def answer(name: str, position: str, as_json: bool, db: str | None) -> str:
     """The lookup's output, as `ghostdb.cli.lookups.lookup` makes it."""
     from ghostdb.store import open_store
-    from ghostdb.text import positions
-    from ghostdb.text.common import to_json
 
     with open_store(db, readonly=True) as store:
         solution = store.solution(name)
         pos = solution.lookup(position)
-    return to_json(pos.as_dict()) if as_json else positions.position(pos, solution.rules)
+    return shown(pos, solution.rules, as_json)
+
+
+def shown(pos: Position, rules: RuleSet, as_json: bool) -> str:
+    """A looked-up position as `ghostdb lookup` prints it: JSON, or the table."""
+    from ghostdb.text import positions
+    from ghostdb.text.common import to_json
+
+    return to_json(pos.as_dict()) if as_json else positions.position(pos, rules)
 
 
 def write(text: str) -> None:
@@ -109,4 +119,4 @@ def gone(exc: OSError, db: str | None) -> NoReturn:
     sys.exit(1)
 
 
-__all__ = ["main", "parsed", "plain_lookup"]
+__all__ = ["main", "parsed", "plain_lookup", "shown"]

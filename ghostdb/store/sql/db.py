@@ -253,14 +253,19 @@ def _enter(queue: threading.RLock, engine: Engine, wait: bool) -> None:
             raise WriterBusy(display_name(str(engine.url)))
         return
     # Short waits, so that Ctrl-C is noticed while queued (as at SQLite's lock).
-    deadline = time.monotonic() + lock_timeout()
+    timeout = lock_timeout()
+    deadline = time.monotonic() + timeout
     while not queue.acquire(timeout=LOCK_POLL):
         if time.monotonic() > deadline:
-            raise LockTimeout(
-                f"another writer kept {display_name(str(engine.url))} locked for writing "
-                f"for all of the {lock_timeout():g} s this one may wait: try again when it "
-                f"has finished, or let ghostdb wait longer with {LOCK_TIMEOUT_ENV}=SECONDS"
-            )
+            raise _kept_locked(engine, "another writer", timeout)
+
+
+def _kept_locked(engine: Engine, who: str, timeout: float) -> LockTimeout:
+    return LockTimeout(
+        f"{who} kept {display_name(str(engine.url))} locked for writing for all of the "
+        f"{timeout:g} s this one may wait: try again when it has finished, or let ghostdb "
+        f"wait longer with {LOCK_TIMEOUT_ENV}=SECONDS"
+    )
 
 
 def _lock(driver: Any, engine: Engine, wait: bool = True) -> None:
@@ -288,11 +293,7 @@ def _lock(driver: Any, engine: Engine, wait: bool = True) -> None:
             except sqlite3.OperationalError as exc:
                 if not _busy(exc):
                     raise
-        raise LockTimeout(
-            f"another process kept {display_name(str(engine.url))} locked for writing "
-            f"for all of the {timeout:g} s this one may wait: try again when it has "
-            f"finished, or let ghostdb wait longer with {LOCK_TIMEOUT_ENV}=SECONDS"
-        )
+        raise _kept_locked(engine, "another process", timeout)
     finally:
         driver.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
