@@ -7,12 +7,17 @@ Every question is a lookup: a position is one indexed read of the positions tabl
 out), and whether a word is in the dictionary is one indexed read of the ``words`` table,
 by its primary key, on the lookups' own connection (one statement, no transaction: one
 round trip on PostgreSQL).  A ruling on a challenge never reads a word list.
+
+A server's rooms over one solution share one judge (`Judges`), and what it read: a round's
+end grades every position of the round, which its moves have just read, and every room of
+a busy server ends its rounds within the same few seconds.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
@@ -39,6 +44,13 @@ MAX_SEARCH = 500
 UNSOLVED_SECONDS = 10.0
 """How long `StoreJudge.graded` trusts that a rule set for another number of players is
 not solved before it looks again (a round's grading asks at every round's end)."""
+KEPT = 8192
+"""The most positions a judge keeps of those it has read (a stored position never changes
+under its solution's id; a key not stored is kept too)."""
+PUBLISHED_SECONDS = 1.0
+"""How long a judge answers from what it kept without asking whether its solution is
+still the published one (a solve with ``--force`` is seen by the rooms within this)."""
+_NOT_KEPT = object()
 
 # The words table's primary key is (dictionary_id, word): this is one probe of its index.
 _IS_WORD = select(words.c.word).where(
@@ -70,6 +82,9 @@ class StoreJudge:
         self._unsolved: dict[int, float] = {}  # players: when found not solved
         self._is_word = _query(_IS_WORD, solution.engine.dialect)
         self._published = _query(_PUBLISHED, solution.engine.dialect)
+        self._kept: dict[tuple[int, str], Position | None] = {}  # (solution id, key), oldest first
+        self._checked: dict[int, float] = {}  # solution id: when last found published
+        self._lock = threading.Lock()  # the rooms' threads share what was kept
 
     def __repr__(self) -> str:
         return f"StoreJudge({self.solution!r})"
@@ -153,24 +168,55 @@ class StoreJudge:
     # -- helpers -------------------------------------------------------------------------------
 
     def _read(self, solution: Solution, keys: Sequence[str]) -> list[Position | None]:
-        """The positions at ``keys`` in ``solution`` (None for each not stored).  A key
-        not stored is most often a bluff, so a miss is not followed by finding the
-        published solution again (`Solution.lookup_many` does, at the cost of a few
-        queries): only when the solution read is no longer the published one, which
-        one probe of its row tells."""
+        """The positions at ``keys`` in ``solution`` (None for each not stored), from what
+        this judge kept where it can.  A key not stored is most often a bluff, so a miss
+        is not followed by finding the published solution again (`Solution.lookup_many`
+        does, at the cost of a few queries): only when the solution read is no longer
+        the published one, which one probe of its row tells, at most once in
+        `PUBLISHED_SECONDS` (an answer from what was kept waits for that probe too)."""
         try:
             canonical = solution.game.keys_of(keys)
         except BadFragment:  # a key the game cannot have: none is stored there
             if len(keys) == 1:
                 return [None]
             return [self._read(solution, [key])[0] for key in keys]
-        ref, lookups = solution.ref, solution.lookups
-        found = lookups.read_many(solution.name, ref, canonical)
-        if None not in found or self._published.run(lookups.dbapi(), {"s": ref.id}):
-            return found
-        if solution.refresh().id == ref.id:
-            return found
-        return lookups.read_many(solution.name, solution.ref, canonical)  # republished
+        ref = solution.ref
+        with self._lock:
+            kept = [self._kept.get((ref.id, key), _NOT_KEPT) for key in canonical]
+        if _NOT_KEPT not in kept:
+            if self._still_published(solution):
+                return kept  # type: ignore[return-value]  # every one was kept
+            return self._read_new(solution, canonical)
+        found = solution.lookups.read_many(solution.name, ref, canonical)
+        if None in found and not self._still_published(solution):
+            return self._read_new(solution, canonical)
+        self._keep(ref.id, canonical, found)
+        return found
+
+    def _still_published(self, solution: Solution) -> bool:
+        """Whether ``solution``'s id is still the published one: one probe of its row, or
+        none when one said so less than `PUBLISHED_SECONDS` ago."""
+        ref_id, now = solution.ref.id, time.monotonic()
+        if now - self._checked.get(ref_id, -PUBLISHED_SECONDS) < PUBLISHED_SECONDS:
+            return True
+        if self._published.run(solution.lookups.dbapi(), {"s": ref_id}):
+            self._checked[ref_id] = now
+            return True
+        return solution.refresh().id == ref_id
+
+    def _read_new(self, solution: Solution, canonical: list[str]) -> list[Position | None]:
+        """``canonical`` read from the solution published since (``solution`` refreshed)."""
+        found = solution.lookups.read_many(solution.name, solution.ref, canonical)
+        self._keep(solution.ref.id, canonical, found)
+        return found
+
+    def _keep(self, ref_id: int, keys: Sequence[str], found: Sequence[Position | None]) -> None:
+        with self._lock:
+            kept = self._kept
+            for key, pos in zip(keys, found, strict=True):
+                kept[(ref_id, key)] = pos
+            while len(kept) > KEPT:  # the oldest go first
+                del kept[next(iter(kept))]
 
     def _line_word(self, key: str) -> str | None:
         """The word the stored best line from ``key`` ends on (as `analysis` names the
@@ -283,4 +329,25 @@ def judge_for(store: Solutions, name: str, rules_key: str) -> StoreJudge:
     return StoreJudge(store.solution(name, parse_rules(rules_key)))
 
 
-__all__ = ["Solutions", "StoreJudge", "judge_for"]
+class Judges:
+    """The judges of a server's rooms: one for each solution they play, made when first
+    asked for, so that the rooms share what it has read (see the module)."""
+
+    def __init__(self, store: Solutions) -> None:
+        self.store = store
+        self._made: dict[tuple[str, str], StoreJudge] = {}
+        self._lock = threading.Lock()  # asked for from the rooms' threads
+
+    def judge(self, name: str, rules_key: str) -> StoreJudge:
+        """`judge_for` ``name`` under ``rules_key``, the same one each time; raises as it
+        does (and then keeps nothing)."""
+        with self._lock:
+            found = self._made.get((name, rules_key))
+        if found is None:
+            made = judge_for(self.store, name, rules_key)
+            with self._lock:
+                found = self._made.setdefault((name, rules_key), made)
+        return found
+
+
+__all__ = ["Judges", "Solutions", "StoreJudge", "judge_for"]

@@ -39,7 +39,7 @@ from ghostdb.play.rooms.referee import (
     start_if_ready,
 )
 from ghostdb.play.rooms.state import OVER, WAITING, Event, RoomState
-from ghostdb.store.rooms.judge import judge_for
+from ghostdb.store.rooms.judge import Judges
 from ghostdb.store.rooms.rows import token_hash
 from ghostdb.web import library
 from ghostdb.web.rooms.limits import (
@@ -98,6 +98,8 @@ class Hub:
         address_caps: bool = True,
     ) -> None:
         self.store = store
+        self.judges = Judges(store)
+        """One judge for each solution the rooms play, shared by them."""
         self.bot_delay = bot_delay
         self.grace = grace
         self.rooms: dict[str, Room] = {}
@@ -202,7 +204,7 @@ class Hub:
         for event in events:
             state.apply(event)
             recent.append((event["v"], encode(sent(state, event))))
-        judge = judge_for(self.store, state.name, state.rules)
+        judge = self.judges.judge(state.name, state.rules)
         room = Room(state, judge, recent=recent, last_commit=events[-1].get("at") or time.time())
         now = time.time()
         # Nobody is connected to a room just read: each person has the grace to return.
@@ -281,7 +283,7 @@ class Hub:
 
     def _judge(self, name: str, rules: str | None) -> Judge:
         chosen = library.rules_for(self.store, name, rules)
-        return judge_for(self.store, name, chosen.key)
+        return self.judges.judge(name, chosen.key)
 
     async def store_new(
         self, judge: Judge, created: list[Event], player: str | None, address: str | None
