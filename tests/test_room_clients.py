@@ -63,6 +63,37 @@ def test_join_in_a_terminal_plays_a_letter_against_the_computer(server: Server) 
     assert child.exitstatus == 0
 
 
+def test_join_draws_a_board_game_and_plays_it_to_its_end(server: Server) -> None:  # noqa: F811
+    pexpect = pytest.importorskip("pexpect", reason="needs pexpect: pip install -e '.[dev]'")
+    made = server.post(
+        "/api/rooms", {"name": "tictactoe", "seats": ["human", "optimal"], "clock": None}
+    )
+    link = f"{server.base}/rooms/{made['room']}"
+    child = pexpect.spawn(JOIN[0], [*JOIN[1:], link, "--name", "Ann"], encoding="utf-8", timeout=30)
+    row = r"    ([xo.]) ([xo.]) ([xo.])\r?\n"
+    played = 0
+    try:
+        child.expect(row * 3)  # the empty board, as the console draws it
+        board = "".join(child.match.groups())
+        assert board == "." * 9
+        ends = ["your move>", "won the match", "ends with no winner", row * 3]
+        while (found := child.expect(ends)) != 1 and found != 2:
+            if found == 3:  # the computer's move drawn
+                board = "".join(child.match.groups())
+                continue
+            square = board.index(".")
+            child.sendline(str(square + 1))
+            child.expect(rf"you played {square + 1}\r?\n")  # the square alone: a board follows
+            child.expect(row * 3)
+            board = "".join(child.match.groups())
+            assert board[square] in "xo"
+            played += 1
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert played >= 2 and found in (1, 2) and child.exitstatus == 0
+
+
 @pytest.mark.parametrize(
     ("link", "says"),
     [

@@ -26,10 +26,16 @@ from ghostdb.errors import Interrupted
 if TYPE_CHECKING:
     import queue
 
+    from ghostdb.games.base import Game
+
 ROOM_PATH = re.compile(r"^/(?:api/)?rooms/([A-Za-z0-9_-]{8,64})/?$")
 RECONNECTS = 5
+PROMPT_AFTER = 0.05
+"""Seconds of quiet on the socket before the turn is prompted: a move that ends the round
+is followed at once by the round's end, and the prompt would be for a turn that is not."""
 HELP = (
-    "type a move (a letter) on your turn, ! (or challenge) to challenge the last move, "
+    "type a move on your turn (a letter; in a board game, a square or column as the board "
+    "numbers it), ! (or challenge) to challenge the last move, "
     "a word when challenged, concede to give up the round, ? for this help"
 )
 
@@ -46,11 +52,14 @@ class Seat:
     answering: bool = False
     over: bool = False
     winners: list[int] = field(default_factory=list)
+    game: Game | None = None
+    """The room's game where it is played on a board (drawn after each move), else None."""
 
     def read_state(self, state: dict[str, Any]) -> None:
         from ghostdb.text.rooms import seat_names
 
         self.names = seat_names(state["seats"], self.seat)
+        self.game = None if state.get("word_game") else _board_game(state.get("rules"))
         rnd = state.get("round")
         self.order = list(rnd["seats"]) if rnd else []
         self.turn = rnd["turn"] if rnd else None
@@ -75,6 +84,17 @@ class Seat:
             self.turn = None if kind == "round_over" else self.turn
         elif kind == "match_over":
             self.over, self.winners, self.turn = True, list(event["winners"]), None
+
+
+def _board_game(rules: Any) -> Game | None:
+    """The game a room's rule key names (None for one this version does not know)."""
+    from ghostdb.errors import BadMove
+    from ghostdb.games.registry import game_of, parse_rules
+
+    try:
+        return game_of(parse_rules(str(rules)))
+    except (BadMove, ValueError, KeyError):
+        return None
 
 
 def split_url(url: str) -> tuple[str, str, str]:
@@ -228,17 +248,27 @@ class Client:
                 time.sleep(min(0.5 * 2**tries, 5))
 
     def _session(self) -> None:
+        from websockets.exceptions import ConnectionClosedOK
         from websockets.sync.client import connect
 
         with connect(self.url, open_timeout=10, max_size=2**20) as socket:
             self.socket = socket
             socket.send(json.dumps({"op": "hello", "token": self.token, "since": self.seat.v}))
-            for raw in socket:
-                self._receive(json.loads(raw))
-                if self.done.is_set():
+            due = False
+            while not self.done.is_set():
+                try:
+                    raw = socket.recv(timeout=PROMPT_AFTER if due else None)
+                except TimeoutError:  # nothing more came at once: the turn is settled
+                    self._prompt()
+                    due = False
+                    continue
+                except ConnectionClosedOK:
                     return
+                due = self._receive(json.loads(raw)) or due
 
-    def _receive(self, message: dict[str, Any]) -> None:
+    def _receive(self, message: dict[str, Any]) -> bool:
+        """Print what ``message`` says; whether the turn is to be prompted (once nothing
+        more follows at once)."""
         from ghostdb.text.rooms import describe, standing
 
         seat = self.seat
@@ -246,19 +276,23 @@ class Client:
             if "state" in message:
                 seat.read_state(message["state"])
                 self._state = message["state"]
+                rnd = message["state"].get("round") or {}
+                self._draw(str(rnd.get("position", "")))
             seat.v = max(seat.v, int(message.get("v", 0)))
             self.ready.set()
-            self._prompt()
-            return
+            return True
         v = message.get("v")
         if message.get("type") not in ("error", "ack", "presence") and isinstance(v, int):
             if v <= seat.v:
-                return  # seen before the reconnection
+                return False  # seen before the reconnection
             seat.v = v
         seat.read_event(message)
-        for line in describe(message, seat.names):
+        drawn = seat.game is not None and message.get("type") in ("round", "moved")
+        for line in describe(message, seat.names, drawn=drawn):
             print(line, flush=True)
-        if message.get("type") == "round_over":
+        if drawn:
+            self._draw(str(message.get("position", "")))
+        if message.get("type") == "round_over" and seat.game is None:  # a word game's letters
             state = getattr(self, "_state", None)
             if state:
                 for s, count in zip(state["seats"], message["letters"], strict=False):
@@ -266,9 +300,16 @@ class Client:
                 print(standing(state["seats"], seat.names, state["letters"], state["lives"]))
         if seat.over:
             self.done.set()
-            return
-        if message.get("type") in ("round", "moved", "challenged", "round_over"):
-            self._prompt()
+            return False
+        return message.get("type") in ("round", "moved", "challenged", "round_over")
+
+    def _draw(self, position: str) -> None:
+        """A board game's position drawn, its players named in the round's order."""
+        from ghostdb.text.rooms import board
+
+        seat = self.seat
+        for line in board(seat.game, position, seat.names, seat.order, seat.turn):
+            print(line, flush=True)
 
     def _prompt(self) -> None:
         seat = self.seat

@@ -7,7 +7,10 @@ the names of the seats; it knows nothing of sockets or of the store.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ghostdb.games.base import Game
 
 Message = dict[str, Any]
 
@@ -36,9 +39,35 @@ def standing(seats: Sequence[Message], names: Sequence[str], letters: str, lives
     return " · ".join(parts)
 
 
-def describe(message: Message, names: Sequence[str]) -> list[str]:
+def board(
+    game: Game | None,
+    position: str,
+    names: Sequence[str],
+    order: Sequence[int],
+    turn: int | None,
+) -> list[str]:
+    """A board game's ``position`` drawn as the console draws it (`Game.picture`), its
+    players named in the round's turn ``order`` (the starter moved first), ``turn`` the
+    seat to move; nothing for a word game (its event's line says the fragment), or for a
+    position the game cannot draw."""
+    if (
+        game is None
+        or game.word_game
+        or len(order) < 2
+        or not all(0 <= s < len(names) for s in order)
+    ):
+        return []
+    to_move = list(order).index(turn) if turn in order else 0
+    try:
+        return game.picture(position, [names[s] for s in order], to_move)
+    except (ValueError, KeyError, IndexError, TypeError):
+        return []
+
+
+def describe(message: Message, names: Sequence[str], *, drawn: bool = False) -> list[str]:
     """The lines a message of the room's socket prints (none for those that say nothing
-    a player needs: acknowledgements, presence)."""
+    a player needs: acknowledgements, presence); ``drawn``: a move's position is drawn
+    after it (`board`), so its line does not spell it out too."""
     kind = message.get("type")
 
     def who(key: str = "seat") -> str:
@@ -53,7 +82,8 @@ def describe(message: Message, names: Sequence[str]) -> list[str]:
         return [f"round {message['round']}: {who('starter')} to start"]
     if kind == "moved":
         auto = " (the computer, for an absent player)" if message.get("auto") else ""
-        return [f"{who()} played {message['move']}{auto}: {message['text']}"]
+        said = "" if drawn else f": {message['text']}"
+        return [f"{who()} played {message['move']}{auto}{said}"]
     if kind == "challenged":
         return [f"{who()} challenged {who('target')}: a word, or a concession"]
     if kind == "answered":
@@ -86,12 +116,13 @@ def verdict_lines(verdicts: Sequence[Message], names: Sequence[str]) -> list[str
             continue
         seat = v.get("seat")
         name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+        whose = "your" if name == "you" else f"{name}'s"
         if v.get("bluff"):
             lines.append(
-                f"  {name}'s {v['move']} was a bluff: no word can become {v['position']!r}"
+                f"  {whose} {v['move']} was a bluff: no word can become {v['position']!r}"
             )
         elif v.get("verdict") in ("mistake", "blunder"):
             missed = v.get("missed") or []
             hint = f"; {', '.join(missed)} would have won" if missed else ""
-            lines.append(f"  {name}'s {v['move']} was a {v['verdict']}{hint}")
+            lines.append(f"  {whose} {v['move']} was a {v['verdict']}{hint}")
     return lines
