@@ -21,7 +21,7 @@ from ghostdb.errors import LockTimeout, Stale
 from ghostdb.games.ghost.rules import Rules
 from ghostdb.play.rooms.referee import join
 from ghostdb.store import Store
-from ghostdb.store.rooms.judge import judge_for
+from ghostdb.store.rooms.judge import Judges, judge_for
 from ghostdb.store.rooms.rows import Append
 from ghostdb.store.sql.db import WriterBusy, writing
 from ghostdb.web.rooms import Hub
@@ -179,6 +179,25 @@ def test_a_bluff_is_read_without_finding_the_solution_again(
         assert judge.position("qzx") is None  # a bluff: no word goes on from it
         assert judge.position("") is not None
         assert refreshed == []
+
+
+def test_the_rooms_share_a_judge_that_answers_what_it_read_again_from_memory(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with open_store(db, readonly=True) as store:
+        judges = Judges(store)
+        judge = judges.judge("five", "ghost/3")
+        assert judges.judge("five", "ghost/3") is judge
+        assert judges.judge("five", "ghost/4") is not judge
+        first = judge.positions(["gh", "qzx", ""])  # a miss: its solution found published
+        assert first[0] is not None and first[1] is None
+        read: list[Any] = []
+        monkeypatch.setattr(judge.solution.lookups, "read_many", lambda *a: read.append(a))
+        assert judge.positions(["gh", "qzx", ""]) == first  # a round's grading, say
+        assert read == []
+        with pytest.raises(TypeError):  # a key never read is read (here, broken on purpose)
+            judge.positions(["gha"])
+        assert len(read) == 1
 
 
 def test_a_judge_reads_a_solution_published_again_during_the_room(db: Path) -> None:
