@@ -298,3 +298,54 @@ def test_the_room_passes_axe_core_and_fits_a_phone(
     finally:
         for t in tabs:
             next(t, None)
+
+
+@pytest.mark.parametrize("width", [1280, 375], ids=["desktop", "phone"])
+def test_a_board_game_is_played_on_its_board(
+    browser: Any, room_server: str, width: int
+) -> None:
+    """Tic-tac-toe in a room: Ann against the computer, by pressing the board's squares (no
+    keys beside it), Eve watching the same board; axe-core finds the board clean."""
+    tabs = [person(browser, room_server, width) for _ in range(2)]
+    ann, eve = (next(t) for t in tabs)
+    try:
+        ann.page.goto(f"{ann.base}/")
+        ann.page.wait_for_selector("#rm-name option[value=tictactoe]", state="attached")
+        ann.page.locator(".tab[data-tab=friends]").click()
+        ann.page.select_option("#rm-name", "tictactoe")
+        ann.page.locator("#rm-seats select").nth(1).select_option("optimal")
+        ann.page.locator("#rm-player").fill("Ann")
+        ann.page.locator("#room-form button[type=submit]").click()
+        ann.page.wait_for_url(re.compile(r"/rooms/[A-Za-z0-9_-]+$"), timeout=WAIT)
+        watch(eve, ann.page.url)
+        board = "#room-board .ttt .key"
+        ann.page.wait_for_selector(f"{board}:not([disabled])", timeout=WAIT)
+        assert ann.page.locator(board).count() == 9
+        assert ann.page.locator("#room-keys").is_hidden()  # the squares are the keys
+        assert eve.page.locator(f"{board}:not([disabled])").count() == 0  # Eve only watches
+        assert no_serious_violations(ann.page) == []
+        played = 0
+        while not text(ann, "#room-result"):
+            ann.page.wait_for_function(
+                "() => document.querySelector('#room-result').textContent"
+                " || document.querySelector('#room-board .key:not([disabled])')",
+                timeout=WAIT,
+            )
+            if text(ann, "#room-result"):
+                break
+            square = ann.page.locator(f"{board}:not([disabled])").first
+            move = square.get_attribute("data-move")
+            square.click()
+            ann.page.wait_for_selector(f"{board}[data-move='{move}'].filled", timeout=WAIT)
+            played += 1
+        shows(eve, "#room-result", "the match")
+        assert played >= 2
+        cells = "#room-board .key"
+        mine = ann.page.locator(cells).evaluate_all("ks => ks.map(k => k.textContent)")
+        assert eve.page.locator(cells).evaluate_all("ks => ks.map(k => k.textContent)") == mine
+        assert sorted(set(mine) - {""}) == ["O", "X"]
+        assert "(final)" not in text(ann, "#room-rounds")  # the round's line says how it ended
+        assert eve.page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        for t in tabs:
+            next(t, None)

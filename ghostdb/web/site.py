@@ -30,7 +30,7 @@ from ghostdb.web.library import catalogue
 from ghostdb.web.page import PAGE_HEADERS, page_html
 from ghostdb.web.routes.plans import WALK_LIMIT
 
-PAGE_FILES = ("app.js", "render.js", "panels.js", "rooms.js", "app.css")
+PAGE_FILES = ("app.js", "render.js", "panels.js", "roomviews.js", "rooms.js", "app.css")
 """The page's own files (index.html aside), copied as the server sends them."""
 OFFLINE_SCRIPTS = ("pack.js", "games.js", "offline.js")
 """Loaded before ``app.js``, in this order (deferred scripts run in document order)."""

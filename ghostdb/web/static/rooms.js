@@ -474,6 +474,7 @@ const ghostdbRooms = (() => {
     room.answering = answering;
     if (letters) drawKeys(alphabet(), moving);
     else if (playing && !s.word_game) drawPlays(s, moving);
+    if (drawBoard(s, moving)) $("#room-keys").hidden = true;  // its squares are the keys
     $("#room-rematch").hidden = !(seated && s.status === "over");
     $("#room-next").hidden = !(s.rematch && !seated);
     if (s.rematch) $("#room-next").href = `/rooms/${enc(s.rematch)}`;
@@ -506,6 +507,24 @@ const ghostdbRooms = (() => {
     drawKeys(room.plays.moves, enabled);
   }
 
+  // A board game's board (roomviews.js), a legal square or column pressed to move; once the
+  // game is over, its last position.
+  function drawBoard(s, moving) {
+    const node = $("#room-board");
+    const r = s.round;
+    const ended = s.rounds.length ? s.rounds[s.rounds.length - 1].verdicts.filter((v) => "move" in v) : [];
+    const at = r ? r.position : ended.length ? ended[ended.length - 1].position : null;  // the last board stays
+    const legal = r && room.plays && room.plays.at === at ? room.plays.moves : [];
+    const kind = s.word_game || at === null ? null : declared(s.name).board;
+    const signature = `${kind} ${at} ${moving} ${legal.join(",")}`;
+    if (room.board === signature) return !node.hidden;  // drawn again only when it changes: focus stays
+    room.board = signature;
+    const board = kind ? roomBoard(kind, at, legal, moving, (move) => act("move", { move })) : null;
+    node.hidden = !board;
+    fill(node, board);
+    return Boolean(board);
+  }
+
   function renderMoves(s) {
     const r = s.round;
     const items = r ? r.moves.map((m) => el("li", {}, `${nameOf(m.seat)}: ${m.move} → ${label(m.text)}`,
@@ -519,7 +538,7 @@ const ghostdbRooms = (() => {
     const signature = `${s.rounds.length} ${s.status} ${s.seats.map((seat) => seat.name).join(" ")}`;
     if (room.drawn === signature) return;  // drawn again only when it changes: focus stays
     room.drawn = signature;
-    fill($("#room-rounds"), s.rounds.length ? [...s.rounds].reverse().map(roundView)
+    fill($("#room-rounds"), s.rounds.length ? [...s.rounds].reverse().map((e) => roundView(e, nameOf))
       : el("p", { class: "how" }, "Each round is judged here when it ends."));
     fill($("#room-record"), s.rounds.length && s.word_game ? table(["round", "lost by", "letters after"],
       s.rounds.map((e) => [String(e.round), e.losers.map(nameOf).join(", ") || "nobody",
@@ -530,38 +549,6 @@ const ghostdbRooms = (() => {
         : `${s.winners.map(nameOf).join(" and ")} won the match.`;
     }
     $("#room-result").textContent = result;
-  }
-
-  function roundView(e) {
-    const moves = e.verdicts.filter((v) => !("ending" in v));
-    const end = e.verdicts.find((v) => "ending" in v);
-    return el("div", { class: "round-verdicts" },
-      el("h4", {}, `Round ${e.round}`),
-      el("p", {}, sentence(e.text)),
-      el("ol", { class: "room-moves" }, moves.map(moveVerdict)),
-      end ? el("p", { class: "round-end" }, endVerdict(end)) : null);
-  }
-
-  function moveVerdict(v) {
-    const missed = v.missed && v.missed.length;
-    return el("li", {}, `${nameOf(v.seat)}: ${v.move} → ${label(v.position)}`,
-      v.bluff ? [" ", el("strong", { class: "bluff" }, "bluff")] : null,
-      v.verdict ? [" ", el("span", { class: `verdict ${v.verdict}` }, v.verdict)] : null,
-      missed ? ` (the winning ${missed === 1 ? "move was" : "moves were"} ${v.missed.join(", ")})` : null);
-  }
-
-  function endVerdict(end) {
-    if (end.challenger !== undefined && end.challenger !== null) {
-      const named = end.word ? ` ${nameOf(end.target)} named ‘${end.word}’${end.valid ? "" : ", which does not count"}.` : "";
-      if (end.right) {
-        return `${nameOf(end.challenger)}'s challenge of ${nameOf(end.target)} was right: no word continues ${quoted(end.position)}.${named}`;
-      }
-      const example = end.example ? `: ${quoted(end.position)} can become ‘${end.example}’` : "";
-      return `${nameOf(end.challenger)}'s challenge of ${nameOf(end.target)} was wrong${example}.${named}`;
-    }
-    if (end.ending === "word" && end.word) return `${nameOf(end.seat)} completed ‘${end.word}’.`;
-    return { conceded: "Conceded.", timeout: "The clock ran out.", repeat: "A position came again: a draw." }[end.ending]
-      || `The game ended (${end.ending}).`;
   }
 
   // The turn's clock, counted down from the server's deadline (epoch seconds).
