@@ -301,9 +301,7 @@ def test_the_room_passes_axe_core_and_fits_a_phone(
 
 
 @pytest.mark.parametrize("width", [1280, 375], ids=["desktop", "phone"])
-def test_a_board_game_is_played_on_its_board(
-    browser: Any, room_server: str, width: int
-) -> None:
+def test_a_board_game_is_played_on_its_board(browser: Any, room_server: str, width: int) -> None:
     """Tic-tac-toe in a room: Ann against the computer, by pressing the board's squares (no
     keys beside it), Eve watching the same board; axe-core finds the board clean."""
     tabs = [person(browser, room_server, width) for _ in range(2)]

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from ghostdb.errors import BadMove
 from ghostdb.games.base import Game
 from ghostdb.play.engine import HUMAN, Match, Result, Turn
-from ghostdb.text.common import colour_wanted, without_colour
+from ghostdb.text.common import for_stream
 from ghostdb.text.matches import game_header, game_result, legal_moves
 
 HELP = "? lists every legal move, quit ends the game"
@@ -135,7 +135,5 @@ def _read(prompt: str) -> str | None:
 
 
 def _write(text: str) -> None:
-    if not colour_wanted(sys.stdout):
-        text = without_colour(text)
-    sys.stdout.write(text + "\n")
+    sys.stdout.write(for_stream(sys.stdout, text) + "\n")
     sys.stdout.flush()

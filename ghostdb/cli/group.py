@@ -345,8 +345,6 @@ def keep_common_words(db: str | None, name: str, rules: Any, seats: Sequence[str
 def emit(text: str) -> None:
     """Print a command's output on stdout: its colours on a terminal only, and never
     where NO_COLOR is set."""
-    from ghostdb.text.common import colour_wanted, without_colour
+    from ghostdb.text.common import for_stream
 
-    if not colour_wanted(sys.stdout):
-        text = without_colour(text)
-    typer.echo(text, color=None)
+    typer.echo(for_stream(sys.stdout, text), color=None)

@@ -100,11 +100,9 @@ def shown(pos: Position, rules: RuleSet, as_json: bool) -> str:
 def write(text: str) -> None:
     """Print as the command line's `emit` does: colours on a terminal only, and never
     where NO_COLOR is set."""
-    from ghostdb.text.common import colour_wanted, without_colour
+    from ghostdb.text.common import for_stream
 
-    if not colour_wanted(sys.stdout):
-        text = without_colour(text)
-    sys.stdout.write(text + "\n")
+    sys.stdout.write(for_stream(sys.stdout, text) + "\n")
     sys.stdout.flush()
 
 

@@ -99,6 +99,12 @@ def colour_wanted(stream: Any) -> bool:
     return bool(isatty and isatty()) and not os.environ.get("NO_COLOR")
 
 
+def for_stream(stream: Any, text: str) -> str:
+    """``text`` as it is printed on ``stream``: its colours kept only where they are
+    wanted (`colour_wanted`).  The command line's one rule for its output."""
+    return text if colour_wanted(stream) else without_colour(text)
+
+
 def category_word(category: str) -> str:
     """A move's value for its mover as a table shows it: the verb, in its colour."""
     return f"\x1b[{CATEGORY_COLOURS[category]}m{CATEGORY_VERBS[category]}\x1b[0m"

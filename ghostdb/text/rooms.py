@@ -118,9 +118,7 @@ def verdict_lines(verdicts: Sequence[Message], names: Sequence[str]) -> list[str
         name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
         whose = "your" if name == "you" else f"{name}'s"
         if v.get("bluff"):
-            lines.append(
-                f"  {whose} {v['move']} was a bluff: no word can become {v['position']!r}"
-            )
+            lines.append(f"  {whose} {v['move']} was a bluff: no word can become {v['position']!r}")
         elif v.get("verdict") in ("mistake", "blunder"):
             missed = v.get("missed") or []
             hint = f"; {', '.join(missed)} would have won" if missed else ""
