@@ -81,6 +81,9 @@ def test_join_draws_a_board_game_and_plays_it_to_its_end(server: Server) -> None
             if found == 3:  # the computer's move drawn
                 board = "".join(child.match.groups())
                 continue
+            if not played:  # the help says how this game's moves are typed
+                child.sendline("?")
+                child.expect("here, type the number of an empty square")
             square = board.index(".")
             child.sendline(str(square + 1))
             child.expect(rf"you played {square + 1}\r?\n")  # the square alone: a board follows

@@ -210,7 +210,8 @@ class Client:
         if not text:
             return
         if text == "?":
-            print(HELP, flush=True)
+            game = self.seat.game
+            print(HELP + (f"; here, {game.move_hint()}" if game else ""), flush=True)
             return
         self.count += 1
         message: dict[str, Any] = {"id": f"t{self.count}"}

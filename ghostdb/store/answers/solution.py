@@ -159,18 +159,22 @@ class Solution(Handle):
 
     def new_game(
         self,
-        players: str | Sequence[str] = ("human", "optimal"),
+        seats: str | Sequence[str] = ("human", "optimal"),
         seed: int | None = None,
         rng: random.Random | None = None,
+        *,
+        players: str | Sequence[str] | None = None,
     ) -> Match:
-        """A match from the start; ``players`` names each seat (see `ghostdb.play.engine`),
-        ``seed`` (or ``rng``) makes the computer seats' random choices.
+        """A match from the start; ``seats`` names who plays each seat, in turn order
+        (see `ghostdb.play.engine`), ``seed`` (or ``rng``) makes the computer seats'
+        random choices.  (``players=`` is the old name of ``seats``: it still works, with
+        a DeprecationWarning; a rule set's ``players`` is how many seats there are.)
 
-            >>> game = five.new_game(players="human,optimal", seed=1)
+            >>> game = five.new_game(seats="human,optimal", seed=1)
             >>> game.play("t"), game.computer_move()
             (Turn(player=0, move='t', fragment='t'), Turn(player=1, move='a', fragment='ta'))
         """
-        return self._matches(players)(rng or random.Random(seed))
+        return self._matches(_seats(seats, players))(rng or random.Random(seed))
 
     def _matches(self, players: str | Sequence[str]) -> Callable[[random.Random], Match]:
         """Matches from the start between ``players`` (checked now, the start read and any
@@ -311,12 +315,15 @@ class Solution(Handle):
 
     def selfplay(
         self,
-        players: str | Sequence[str] = ("optimal", "optimal"),
+        seats: str | Sequence[str] = ("optimal", "optimal"),
         games: int = 100,
         seed: int | None = None,
+        *,
+        players: str | Sequence[str] | None = None,
     ) -> SelfPlay:
-        """``games`` games between computer players, tallied: each seat's wins and losses,
-        and the words the games ended on.
+        """``games`` games between computer players (``seats``, in turn order), tallied:
+        each seat's wins and losses, and the words the games ended on.  (``players=``:
+        the old name of ``seats``, as in `new_game`.)
 
             >>> tally = five.selfplay("optimal,optimal", games=10, seed=1)
             >>> tally.wins, tally.final_words
@@ -324,5 +331,21 @@ class Solution(Handle):
         """
         from ghostdb.play.engine import parse_players, selfplay
 
-        seats = parse_players(players)
-        return selfplay(self._matches(seats), self.name, self.rules, seats, games, seed)
+        seated = parse_players(_seats(seats, players))
+        return selfplay(self._matches(seated), self.name, self.rules, seated, games, seed)
+
+
+def _seats(seats: str | Sequence[str], players: str | Sequence[str] | None) -> str | Sequence[str]:
+    """The seats of `Solution.new_game` and `Solution.selfplay`: ``players``, the keyword's
+    old name, where it is given (with a DeprecationWarning)."""
+    if players is None:
+        return seats
+    import warnings
+
+    warnings.warn(
+        "players= names the seats under its old name: write seats= (a rule set's players "
+        "is how many there are)",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return players
