@@ -233,6 +233,65 @@ def test_anagram_ghost_is_checked_a_position_at_a_time(packs: dict[str, Path]) -
     assert any(f"{found[i][0]!r} is held as" in e for e in verdict.problems["outcome"])
 
 
+@pytest.mark.parametrize("batch", [True, False], ids=["all-at-once", "a-position-at-a-time"])
+def test_anagram_ghost_is_checked_from_its_moves_among_the_held_positions(
+    packs: dict[str, Path], monkeypatch: pytest.MonkeyPatch, batch: bool
+) -> None:
+    """The moves found all at once (`Game.moves_among`) and a position at a time find the
+    same: every position checked in a whole pack, and a missing position's parent."""
+    from ghostdb.games.ghost import GhostGame
+
+    if not batch:
+        monkeypatch.setattr(GhostGame, "moves_among", lambda self, keys: None)
+    with open_pack(packs["anagram/3"]) as pack:
+        clean = verify_pack(pack)
+    assert clean.ok and 0 < clean.checked < clean.positions, clean.problems
+    header, found = records(packs["anagram/3"])
+    i = pick(found, lambda r: r[3] == 1)  # a position one move from the end: its child goes
+    key = found[i][0]
+    gone = [r for r in found if r[3] == 0 and len(r[0]) == len(key) + 1 and _within(key, r[0])]
+    assert gone
+    kept = [r for r in found if r not in gone]
+    verdict = rewritten(packs["anagram/3"], header, kept)
+    assert verdict.counts.get("moves") or verdict.counts.get("outcome"), verdict.problems
+    said = " ".join(verdict.problems.get("moves", []) + verdict.problems.get("outcome", []))
+    assert repr(key) in said
+
+
+def _within(key: str, longer: str) -> bool:
+    """Whether the letters of ``key`` are among those of ``longer`` (as multisets)."""
+    from collections import Counter
+
+    return not Counter(key) - Counter(longer)
+
+
+def test_the_moves_among_anagram_positions_are_the_candidates_among_them() -> None:
+    """`moves_among` against `candidates` over random sets of sorted keys, with letters
+    of more than one byte and repeated letters."""
+    import random
+
+    from ghostdb.games.registry import game_of, parse_rules
+
+    game = game_of(parse_rules("anagram/3"), "abząż")
+    rng = random.Random(7)
+    for trial in range(40):
+        size = rng.randint(0, 60)
+        keys = sorted(
+            {"".join(sorted(rng.choices("abząż", k=rng.randint(0, 6)))) for _ in range(size)},
+            key=str.encode,
+        )
+        index = {k: row for row, k in enumerate(keys)}
+        expected = {
+            (row, index[child])
+            for row, k in enumerate(keys)
+            for _, child in game.candidates(k)
+            if child != k and child in index
+        }
+        parent, child = game.moves_among(keys)
+        pairs = list(zip(parent.tolist(), child.tolist(), strict=True))
+        assert len(pairs) == len(set(pairs)) and set(pairs) == expected, trial
+
+
 def test_a_pack_with_no_final_position_says_its_moves_cannot_be_made(
     packs: dict[str, Path],
 ) -> None:

@@ -294,19 +294,50 @@ def check_by_candidates(
 ) -> int:
     """Every position that is not final (game length 0, or safe seats: the word list
     says, which a pack does not hold) against the held positions among the game's
-    candidate moves, a position at a time; the positions checked."""
+    candidate moves: found for all at once where the game can (`Game.moves_among`),
+    else a position at a time; the positions checked."""
     import numpy as np
 
     if whole.nul:  # fixed-width bytes drop a NUL at a key's end
         keys = [whole.key(row) for row in range(len(whole.keys))]
     else:
         keys = [key.decode() for key in whole.keys.tolist()]
-    index = {key: row for row, key in enumerate(keys)}
     length = whole.length
-    open_ = np.flatnonzero((length != 0) & (whole.safe == NONE)).tolist()
+    is_open = (length != 0) & (whole.safe == NONE)
+    batch = None if whole.nul else game.moves_among(keys)
+    if batch is None:
+        parent, child = _candidate_moves(game, keys, np.flatnonzero(is_open).tolist(), progress)
+    else:
+        parent, child = batch
+        keep = is_open[parent]
+        order = np.argsort(parent[keep], kind="stable")  # grouped by parent, as derive asks
+        parent, child = parent[keep][order], child[keep][order]
+    moving = np.zeros(len(keys), bool)
+    moving[parent] = True
+    stuck = np.flatnonzero(is_open & ~moving)
+    found(
+        "moves",
+        len(stuck),
+        [f"{keys[i]!r} is not final, yet no position one move on is held" for i in stuck[:5]],
+    )
+    value = whole.outcome.astype(np.int64)
+    checkable, expected, expected_length = derive(len(keys), parent, child, value, length)
+    final = np.zeros(len(keys), bool)
+    rows = np.arange(len(keys))
+    compare(found, checkable, (value, length), (expected, expected_length), final, keys, rows)
+    return int(checkable.sum())
+
+
+def _candidate_moves(
+    game: Game, keys: list[str], open_: list[int], progress: Callable[[int, int], None] | None
+) -> tuple[Any, Any]:
+    """(parent rows, child rows) of the moves from each of ``open_`` to a held position,
+    from the game's candidates a position at a time, grouped by parent."""
+    import numpy as np
+
+    index = {key: row for row, key in enumerate(keys)}
     parents: list[int] = []
     children: list[int] = []
-    stuck: list[int] = []
     for n, row in enumerate(open_):
         if progress and n % 65_536 == 0:
             progress(n, len(open_))
@@ -314,22 +345,9 @@ def check_by_candidates(
             i for _, child in game.candidates(keys[row])
             if child != keys[row] and (i := index.get(child)) is not None
         }  # fmt: skip
-        if not plays:
-            stuck.append(row)
         parents += [row] * len(plays)
         children += plays
-    found(
-        "moves",
-        len(stuck),
-        [f"{keys[i]!r} is not final, yet no position one move on is held" for i in stuck[:5]],
-    )
-    value = whole.outcome.astype(np.int64)
-    parent, child = np.array(parents, np.int64), np.array(children, np.int64)
-    checkable, expected, expected_length = derive(len(keys), parent, child, value, length)
-    final = np.zeros(len(keys), bool)
-    rows = np.arange(len(keys))
-    compare(found, checkable, (value, length), (expected, expected_length), final, keys, rows)
-    return int(checkable.sum())
+    return np.array(parents, np.int64), np.array(children, np.int64)
 
 
 def shown(key: str) -> str:

@@ -264,6 +264,13 @@ class GhostGame(Game):
                 seen[child] = notation
         return [(notation, child) for child, notation in seen.items()]
 
+    def moves_among(self, keys: Sequence[str]) -> tuple[Any, Any] | None:
+        if self.rules.variant is not Variant.ANAGRAM:
+            return None  # (the others' packs are checked against a graph made again)
+        from ghostdb.games.ghost.multisets import moves_among
+
+        return moves_among(keys)
+
     def clean_key(self, text: str) -> str:
         fragment = clean_fragment(text)
         if self.rules.variant is Variant.ANAGRAM:
