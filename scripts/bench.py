@@ -102,7 +102,7 @@ def arguments() -> argparse.ArgumentParser:
         "Polish list (its solves, kept answers, packs, probes, Parquet and verify), or only "
         "the rooms under load (two servers with --postgres), or only `ghostdb lookup`'s "
         "start-up against a bare read, or only verify of a store and of a pack beside the "
-        "solve (SuperDuperGhost/3, Polish Ghost/3)",
+        "solve (SuperDuperGhost/3, Anagram Ghost/3, Polish Ghost/3)",
     )
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     return parser

@@ -390,12 +390,13 @@ class Game(ABC):
         """``(notation, child key)`` for every move from ``key``, in move order, one per
         distinct child.  Word games list every letter: only stored children are legal."""
 
-    def moves_among(self, keys: Sequence[str]) -> tuple[Any, Any] | None:
-        """The moves between the positions ``keys`` (a pack's, in key order), found for
-        all of them at once: two numpy arrays of rows, parent and child, one pair a
-        distinct move (`candidates` where the child is among ``keys``), in any order.
-        None where the game has no such batch: `candidates` are asked a position at a
-        time (a pack's check of a game it cannot rebuild from its final positions)."""
+    def moves_among(self, keys: Any) -> tuple[Any, Any] | None:
+        """The moves between the positions ``keys`` (a pack's, in key order: a numpy
+        array of fixed-width UTF-8 bytes, NUL-padded), found for all of them at once: two
+        numpy arrays of rows, parent and child, one pair a distinct move (`candidates`
+        where the child is among ``keys``), in any order.  None where the game has no
+        such batch: `candidates` are asked a position at a time (a pack's check of a game
+        it cannot rebuild from its final positions)."""
         return None
 
     @abstractmethod

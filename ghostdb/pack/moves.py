@@ -298,21 +298,25 @@ def check_by_candidates(
     else a position at a time; the positions checked."""
     import numpy as np
 
-    if whole.nul:  # fixed-width bytes drop a NUL at a key's end
-        keys = [whole.key(row) for row in range(len(whole.keys))]
-    else:
-        keys = [key.decode() for key in whole.keys.tolist()]
+    n = len(whole.keys)
     length = whole.length
     is_open = (length != 0) & (whole.safe == NONE)
-    batch = None if whole.nul else game.moves_among(keys)
+    batch = None if whole.nul else game.moves_among(whole.keys)
     if batch is None:
-        parent, child = _candidate_moves(game, keys, np.flatnonzero(is_open).tolist(), progress)
+        if whole.nul:  # fixed-width bytes drop a NUL at a key's end
+            texts = [whole.key(row) for row in range(n)]
+        else:
+            texts = [key.decode() for key in whole.keys.tolist()]
+        keys: Sequence[str] = texts
+        parent, child = _candidate_moves(game, texts, np.flatnonzero(is_open).tolist(), progress)
     else:
+        keys = _Keys(whole)  # (only the examples of a problem are read as text)
         parent, child = batch
         keep = is_open[parent]
-        order = np.argsort(parent[keep], kind="stable")  # grouped by parent, as derive asks
-        parent, child = parent[keep][order], child[keep][order]
-    moving = np.zeros(len(keys), bool)
+        parent, child = parent[keep], child[keep]
+        order = np.argsort(parent, kind="stable")  # grouped by parent, as derive asks
+        parent, child = parent[order], child[order]
+    moving = np.zeros(n, bool)
     moving[parent] = True
     stuck = np.flatnonzero(is_open & ~moving)
     found(
@@ -321,11 +325,24 @@ def check_by_candidates(
         [f"{keys[i]!r} is not final, yet no position one move on is held" for i in stuck[:5]],
     )
     value = whole.outcome.astype(np.int64)
-    checkable, expected, expected_length = derive(len(keys), parent, child, value, length)
-    final = np.zeros(len(keys), bool)
-    rows = np.arange(len(keys))
+    checkable, expected, expected_length = derive(n, parent, child, value, length)
+    final = np.zeros(n, bool)
+    rows = np.arange(n)
     compare(found, checkable, (value, length), (expected, expected_length), final, keys, rows)
     return int(checkable.sum())
+
+
+class _Keys(Sequence[str]):
+    """A pack's keys as text, one read when asked for (a problem's example)."""
+
+    def __init__(self, whole: Whole) -> None:
+        self.whole = whole
+
+    def __getitem__(self, row: int) -> str:
+        return self.whole.key(row)
+
+    def __len__(self) -> int:
+        return len(self.whole.keys)
 
 
 def _candidate_moves(

@@ -35,9 +35,9 @@ POLISH = Path("/usr/share/dict/polish")
 BIG_LIST_PACKAGE = "wamerican-insane"
 POLISH_PACKAGE = "wpolish"
 
-GHOST, DUPER = "ghost/3", "superduper/3"
+GHOST, DUPER, ANAGRAM = "ghost/3", "superduper/3", "anagram/3"
 GHOST_4 = "ghost/4"
-VARIANTS = {GHOST: "Ghost", DUPER: "SuperDuperGhost"}
+VARIANTS = {GHOST: "Ghost", DUPER: "SuperDuperGhost", ANAGRAM: "Anagram Ghost"}
 READ_PAIRS = 7  # a fresh read command side by side with `ghostdb lookup`: pairs
 SOLVE_TIMEOUT = 900.0  # seconds: a runaway solve on a shared machine is stopped, not waited for
 

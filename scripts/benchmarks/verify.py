@@ -1,7 +1,8 @@
 """`ghostdb verify` as a fresh process: of the word list's stored Ghost/3 and
 SuperDuperGhost/3 solutions, best of 3 (`verify`); and side by side with the solve of
 the same rules (`against_solve`, ``--only verify``), a stored solution's verify and its
-pack's, on the word list's SuperDuperGhost/3 and Debian's Polish Ghost/3."""
+pack's, on the word list's SuperDuperGhost/3 and Anagram Ghost/3 (whose pack is checked
+from its own moves, not a graph made again) and Debian's Polish Ghost/3."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import statistics
 from pathlib import Path
 
 from .runner import (
+    ANAGRAM,
     DUPER,
     GHOST,
     POLISH,
@@ -55,11 +57,12 @@ def verify(bench: Bench) -> list[Row]:
 
 def against_solve(bench: Bench) -> list[Row]:
     """`ghostdb solve`, `ghostdb verify NAME` and `ghostdb verify FILE` (its pack) in
-    turn, `ROUNDS` times, on the word list's SuperDuperGhost/3 and Polish Ghost/3: each
+    turn, `ROUNDS` times, on the word list's SuperDuperGhost/3 and Anagram Ghost/3 and
+    Polish Ghost/3: each
     verify's median against the solve's (targets 1.5 for the pack, 2 for the store) and
     its peak memory against the solve's."""
     rows = []
-    for path, key in ((bench.wordlist, DUPER), (POLISH, GHOST)):
+    for path, key in ((bench.wordlist, DUPER), (bench.wordlist, ANAGRAM), (POLISH, GHOST)):
         if path.is_file():
             rows += _side_by_side(bench, path, key)
         else:

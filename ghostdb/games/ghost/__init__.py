@@ -264,7 +264,7 @@ class GhostGame(Game):
                 seen[child] = notation
         return [(notation, child) for child, notation in seen.items()]
 
-    def moves_among(self, keys: Sequence[str]) -> tuple[Any, Any] | None:
+    def moves_among(self, keys: Any) -> tuple[Any, Any] | None:
         if self.rules.variant is not Variant.ANAGRAM:
             return None  # (the others' packs are checked against a graph made again)
         from ghostdb.games.ghost.multisets import moves_among
