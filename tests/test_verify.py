@@ -84,11 +84,12 @@ def test_every_solution_verifies_clean(solved: Path) -> None:
     assert plans["ghost/3"] > 0 and plans["ghost/4/3p"] == 0
 
 
+@pytest.mark.parametrize("variant", [Variant.SUPER, Variant.ANAGRAM])
 def test_a_clean_word_game_is_read_packed_not_row_by_row(
-    solved: Path, monkeypatch: pytest.MonkeyPatch
+    solved: Path, monkeypatch: pytest.MonkeyPatch, variant: Variant
 ) -> None:
-    """On SQLite the rows of a word game without labels are read packed by SQL, not made
-    Python tuples one by one (gigabytes for millions of rows)."""
+    """On SQLite the rows of a word game are read packed by SQL, not made Python tuples
+    one by one (gigabytes for millions of rows), Anagram Ghost's labels too."""
     from ghostdb.store.verification import plans, solutions, stored
 
     def by_rows(*args: object) -> None:
@@ -97,7 +98,7 @@ def test_a_clean_word_game_is_read_packed_not_row_by_row(
     monkeypatch.setattr(stored, "stored_positions", by_rows)
     monkeypatch.setattr(plans, "stored_plans", by_rows)
     monkeypatch.setattr(solutions, "stored_plans", by_rows)
-    found = verdicts(solved, "ca", variant=Variant.SUPER)
+    found = verdicts(solved, "ca", variant=variant)
     assert [v.ok for v in found] == [True] and found[0].plans > 1000
 
 

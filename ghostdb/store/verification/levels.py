@@ -6,8 +6,10 @@ Making a Python object of every value of millions of rows costs more than the re
 and so would joining every row of the solution into texts at once (hundreds of MB of
 text held together); a level's texts are let go as soon as they are parsed.  The keys
 are compared with the graph's, a level at a time (`joined_keys_equal`): the rows are
-used only when they are exactly the graph's positions, in its order, without labels;
-otherwise the caller reads them row by row (`StoredRows.read`) and names what differs.
+used only when they are exactly the graph's positions, in its order, with exactly the
+labels the graph gives (Anagram Ghost's: compared the same way) or none where it gives
+none; otherwise the caller reads them row by row (`StoredRows.read`) and names what
+differs.
 Plans likewise: the rows holding one must be exactly the level's reachable positions,
 or `check_plans` reads them row by row.
 """
@@ -59,9 +61,10 @@ OUTSIDE = (
 AT = "SELECT count(*) FROM positions WHERE solution_id = :solution_id AND level = :level"
 
 
-def _level(columns: tuple[tuple[str, Any], ...], where: str = "") -> str:
+def _level(columns: tuple[tuple[str, Any], ...], where: str = "", labels: bool = False) -> str:
     """The query of one level's rows (that ``where`` holds for): its fragments joined by
-    newlines, each of ``columns`` joined by commas, the labels and the rows counted.
+    newlines, each of ``columns`` joined by commas, the labels and the rows counted, and
+    with ``labels`` the labels joined by newlines last.
 
     Every aggregate of one query reads the rows in the same order, which SQLite takes
     from the primary key's (level, fragment) here.  No ORDER BY says so: as a subquery it
@@ -71,8 +74,9 @@ def _level(columns: tuple[tuple[str, Any], ...], where: str = "") -> str:
     return (
         "SELECT group_concat(fragment, char(10)), "
         + ", ".join(f"group_concat({c})" for c, _ in columns)
-        + ", count(label), count(*) FROM positions "
-        f"WHERE solution_id = :solution_id AND level = :level {where}"
+        + ", count(label), count(*)"
+        + (", group_concat(label, char(10))" if labels else "")
+        + f" FROM positions WHERE solution_id = :solution_id AND level = :level {where}"
     )
 
 
@@ -86,13 +90,14 @@ def read_levels(
     seats: bool = False,
     kept: bool = True,
 ) -> StoredRows | None:
-    """SQLite: the rows of a solution whose graph has no labels, a level at a time, when
-    they are exactly the graph's positions in its order and carry no labels; else None.
+    """SQLite: the rows of a solution, a level at a time, when they are exactly the
+    graph's positions in its order and carry exactly its labels (none where it has none:
+    the labels are then checked); else None.
     With ``seats``, the safe seats too; with ``kept`` (a solution that keeps plans), the
     plans of the reachable positions, else that no row holds one.  The nodes of the keys
     ``wanted`` (by level) are noted as each level's keys go by (`StoredRows.nodes`)."""
     wanted = wanted or {}
-    if conn.dialect.name != "sqlite" or graph.labels is not None:
+    if conn.dialect.name != "sqlite":
         return None
     if not _only_levels(conn, solution_id, graph):
         return None
@@ -102,14 +107,18 @@ def read_levels(
     plans: list[np.ndarray] | None = [np.full(n, NONE, dtype) for _, dtype in PLAN]
     has = np.zeros(n, dtype=bool)
     nodes: dict[str, int] = {}
-    query, plan_query = _level(columns), _level(PLAN, f"AND {ANY_PLAN}")
+    labelled = graph.labels is not None
+    query, plan_query = _level(columns, labels=labelled), _level(PLAN, f"AND {ANY_PLAN}")
     for lo, hi in _runs(graph.level):
         params = {"solution_id": solution_id, "level": int(graph.level[lo])}
         row = list(conn.execute(text(query), params).one())
-        if row[-2] or row[-1] != hi - lo:  # labels, or not the level's positions
-            return None
+        labels = row.pop() if labelled else None
+        if row[-2] != (hi - lo if labelled else 0) or row[-1] != hi - lo:
+            return None  # labels where the graph has none (or not all), or other positions
         if not joined_keys_equal(row[0], graph.keys, np.arange(lo, hi)):
             return None
+        if labelled and not joined_keys_equal(labels, graph.labels, np.arange(lo, hi)):
+            return None  # (`StoredRows.read` names the labels that differ)
         sought = wanted.get(int(graph.level[lo]))
         if sought:  # (the level's keys are in code point order: Python's own)
             keys = row[0].split("\n")
@@ -136,7 +145,7 @@ def read_levels(
         best=played_numbers(graph, best),
         reachable=reachable,
         safe=safe[0] if safe else np.full(n, NONE, dtype=np.int8),
-        labels=None,
+        labels=None,  # (the graph's, each one: compared above)
         plans=None if plans is None else StoredPlans(has, plans[0], plans[1:]),
         nodes=nodes,
     )

@@ -147,16 +147,17 @@ def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any)
         words = SortedWords([w for w in words if len(w) >= rules.min_length], rules.min_length)
     # The words are let go once the moves are made of them (millions of strings: half of
     # the memory of a big list's solve), and read again for decisive answers, if any.
-    graph = _decoded(game.build(words))
+    graph = game.build(words)
     del words
     puzzles = _kept_puzzles(conn, solution.id)
     wanted: dict[int, set[str]] = {}  # the puzzles' keys, by level
     for key, *_ in puzzles["puzzles"] if puzzles else ():
         wanted.setdefault(game.level(key), set()).add(key)
     how = {"seats": rules.players > 2, "kept": bool(solution.has_plans)}
-    stored = read_levels(conn, solution.id, graph, verdict, wanted, **how) or StoredRows.read(
-        conn, solution.id, graph, verdict, wanted
-    )
+    stored = read_levels(conn, solution.id, graph, verdict, wanted, **how)
+    if stored is None:  # row by row, the labels decoded to compare each
+        graph = _decoded(graph)
+        stored = StoredRows.read(conn, solution.id, graph, verdict, wanted)
     _check_positions(verdict, conn, solution, graph, stored)
     if verdict.ok and puzzles is not None:  # (sound rows: else it would repeat the above)
         from ghostdb.store.verification.kept import check_puzzles_over
