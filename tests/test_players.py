@@ -84,7 +84,7 @@ def test_hand_checked_three_players(store: Store, tmp_path: Path) -> None:
         store.solve("three", rules)
         assert store.solution("three", rules).lookup().safe_seats == safe
     game = store.solution("three", Rules(players=3)).new_game(
-        players="rational,rational,rational", seed=1
+        seats="rational,rational,rational", seed=1
     )
     while game.result is None:
         game.computer_move()

@@ -7,7 +7,8 @@ lists laid end to end, fragments kept packed); `ghostdb.games.ghost.estimate` co
 fragments a list makes from samples, before a solve (`ghostdb.memory`).  After the solve,
 `ghostdb.games.ghost.fragments` holds a stored solution's fragments compactly, for
 `ghostdb.games.ghost.decisive`: the words that decide a game, found again from the
-stored values.
+stored values; `ghostdb.games.ghost.multisets` finds Anagram Ghost's moves among a
+pack's positions all at once, for its check.
 This module adapts the rules and the graph to the game interface: positions are
 fragments, a fragment that is a game word is final (won by the player to move there, lost
 in misère), and a fragment's level is its length.  It also holds the moves of the two

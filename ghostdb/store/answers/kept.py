@@ -180,6 +180,14 @@ def stored(
 ) -> list[tuple[Key, Any]]:
     """Every answer kept about a solution, alone or as either of two (for `verify`); a
     comparison whose first solution is in ``checked`` is left to that solution's check."""
+    return [(key, json.loads(text)) for key, text in stored_texts(conn, solution_id, checked)]
+
+
+def stored_texts(
+    conn: Connection, solution_id: int, checked: Collection[int] = ()
+) -> list[tuple[Key, str]]:
+    """`stored`, each body as its JSON text: a big answer (an Anagram Ghost's openings:
+    megabytes of JSON, ten times that as Python objects) is read when it is compared."""
     c = kept_answers.c
     stmt = (
         select(c.solution_id, c.other_id, c.question, c.body)
@@ -192,7 +200,7 @@ def stored(
         .order_by(c.solution_id, c.other_id, c.question)
     )
     return [
-        (Key(first, question, other), json.loads(body))
+        (Key(first, question, other), body)
         for first, other, question, body in conn.execute(stmt).all()
     ]
 
@@ -205,6 +213,14 @@ def encode(body: Any) -> str:
 def same(a: Any, b: Any) -> bool:
     """Two bodies are the same answer (compared as stored: tuples become lists)."""
     return encode(a) == encode(b)
+
+
+def same_as_kept(text: str, fresh: Any) -> bool:
+    """Whether ``fresh`` is the answer kept as ``text``: the text itself where it is kept
+    as `encode` writes it, else read and written again (a database may hand back JSON in
+    a form of its own)."""
+    written = encode(fresh)
+    return written == text or written == encode(json.loads(text))
 
 
 # -- the JSON form of a solution's summary ------------------------------------------------------

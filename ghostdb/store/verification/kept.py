@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
@@ -38,9 +39,10 @@ def check_kept(
     answers were checked and what disagrees."""
 
     with engine.connect() as conn:
-        answers = kept.stored(conn, solution_id, checked)
+        answers = kept.stored_texts(conn, solution_id, checked)
     problems: list[str] = []
-    for key, body in answers:
+    for i, (key, text) in enumerate(answers):
+        answers[i] = (key, "")  # each text let go once compared: one answer at a time
         if key.solution_id == solution_id and not key.other_id and key.question in done:
             continue
         here = handle(key.solution_id)
@@ -50,25 +52,26 @@ def check_kept(
                 missing = key.other_id if other is None else key.solution_id
                 problems.append(f"a comparison is kept with unpublished solution {missing}")
                 continue
-            fresh = work_out_pair(here, other, body.get("limit", 0))
+            fresh = work_out_pair(here, other, json.loads(text).get("limit", 0))
             what = (
                 f"the comparison of {here.name} {here.rules.key} "
                 f"with {other.name} {other.rules.key}"
             )
         elif key.question == PUZZLES:  # found over the solve's arrays: each one checked
             assert here is not None
-            problems += check_puzzles(here, body)
+            problems += check_puzzles(here, json.loads(text))
             continue
         elif key.question == COMMON_WORDS:  # ranked by wordfreq, not from the positions
             assert here is not None
-            problems += check_common_words(here, body)
+            problems += check_common_words(here, json.loads(text))
             continue
         else:
             assert here is not None
             fresh = work_out(here, key.question)
             what = f"the kept {key.question}"
-        if not kept.same(body, fresh):
+        if not kept.same_as_kept(text, fresh):
             problems.append(f"{what} differs from what the positions give")
+        del fresh
     return len(answers), problems
 
 

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy.engine import Connection, Engine
 
+from ghostdb import memory
 from ghostdb.games.base import (
     DRAW,
     LOSS,
@@ -166,6 +167,7 @@ def verify_solution(conn: Connection, solution: Any, name: str, dictionary: Any)
         verdict.found("kept answer", len(problems), problems)
         verdict.kept_done.append(PUZZLES)
     del graph, stored
+    memory.give_back()  # the graph's memory, before the answers are worked out again
     if dictionary is not None:
         from ghostdb.store.verification.decisive import check_answers
 
