@@ -264,8 +264,7 @@ def small_web_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def rooms_db(small_web_db: Path, tmp_path: Path) -> Path:
     """A copy of the session's small database: rooms write, so each test has its own."""
     path = tmp_path / "rooms.db"
-    with sqlite3.connect(small_web_db) as src, sqlite3.connect(path) as dst:
-        src.backup(dst)
+    copy_db(small_web_db, path)
     return path
 
 

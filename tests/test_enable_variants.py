@@ -10,14 +10,13 @@ plain recursive search over strings that stops at the first winning move it find
 from __future__ import annotations
 
 import re
-import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, copy_db
 
 from ghostdb import Rules, Store, open_store
 from ghostdb.games.ghost.rules import Variant
@@ -82,8 +81,7 @@ def _infixes(words: set[str]) -> Iterator[str]:
 def store(solved_enable1: Store, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     """A copy of the solved ENABLE store with every variant solved at 3+ and 4+."""
     path = tmp_path_factory.mktemp("variants") / "ghost.db"
-    with sqlite3.connect(solved_enable1.engine.url.database) as src, sqlite3.connect(path) as dst:
-        src.backup(dst)
+    copy_db(solved_enable1.engine.url.database, path)
     with open_store(str(path), create=True) as copy:
         for variant in Variant:
             for min_length in (3, 4):

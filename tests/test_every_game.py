@@ -26,7 +26,7 @@ from typing import Any
 
 import pexpect
 import pytest
-from conftest import run, write_list
+from conftest import copy_db, run, write_list
 
 from ghostdb import Store, open_store
 from ghostdb.cli.console import HELP
@@ -642,13 +642,11 @@ def test_a_plan_reads_the_same_on_every_surface(tmp_path: Path) -> None:
 def test_every_game_plays_a_room_to_its_end(db: Path, tmp_path: Path, game: type[Game]) -> None:
     """A person (through the room's socket, as any client) against the optimal computer,
     one life: moves picked from the stored lookup until the match ends with its game."""
-    import sqlite3
 
     from test_room_sockets import Socket, served
 
     copy = tmp_path / "rooms.db"  # rooms write: the module's database stays as it is
-    with sqlite3.connect(db) as src, sqlite3.connect(copy) as dst:
-        src.backup(dst)
+    copy_db(db, copy)
     name = name_of(game)
     with served(copy) as (client, _hub), open_store(str(copy), create=False) as store:
         made = client.post(

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import shared_list
+from conftest import copy_db, shared_list
 
 from ghostdb import Rules, open_store
 from ghostdb.games.ghost.rules import Variant
@@ -131,12 +131,10 @@ def test_the_store_is_compared_with_each_best_move_a_pack_gives(
 ) -> None:
     """`verify FILE --db`: a stored best move changed to another play is named, the
     pack's own worked out for every position at once."""
-    import sqlite3
 
     db = packs["ghost/3"].parent / "ghost.db"
     copy = tmp_path / "ghost.db"
-    with sqlite3.connect(db) as src, sqlite3.connect(copy) as dst:
-        src.backup(dst)
+    copy_db(db, copy)
     with open_store(str(copy), create=False) as store, open_pack(packs["ghost/3"]) as pack:
         assert store.check_pack(pack) == []
         with store.engine.begin() as conn:

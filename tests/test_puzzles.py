@@ -20,7 +20,7 @@ import pexpect
 import pytest
 import wordfreq
 from brute import brute_force
-from conftest import run, write_list
+from conftest import copy_db, run, write_list
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -205,8 +205,7 @@ def test_bad_requests_and_a_difficulty(db: Path) -> None:
 
 def test_verify_checks_every_kept_puzzle(db: Path, tmp_path: Path) -> None:
     copy = tmp_path / "copy.db"
-    with sqlite3.connect(db) as src, sqlite3.connect(copy) as dst:
-        src.backup(dst)
+    copy_db(db, copy)
     assert run("verify", "tictactoe", db=copy)[0] == 0
     with sqlite3.connect(copy) as conn:
         (body,) = conn.execute(  # tic-tac-toe's: the only puzzles with an x

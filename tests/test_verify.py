@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import OWN_WORDLISTS, run, shared_list
+from conftest import OWN_WORDLISTS, copy_db, run, shared_list
 
 from ghostdb import Rules, open_store
 from ghostdb.games.ghost.rules import Variant
@@ -55,8 +55,7 @@ def solved(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def copy(solved: Path, tmp_path: Path) -> Path:
     """A copy of the solved database to tamper with."""
     db = tmp_path / "ghost.db"
-    with sqlite3.connect(solved) as src, sqlite3.connect(db) as dst:
-        src.backup(dst)
+    copy_db(solved, db)
     return db
 
 

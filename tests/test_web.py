@@ -23,7 +23,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import OWN_WORDLISTS, POSTGRES_SKIP, dump, each_game, reset_postgres, run
+from conftest import (
+    OWN_WORDLISTS,
+    POSTGRES_SKIP,
+    copy_db,
+    dump,
+    each_game,
+    reset_postgres,
+    run,
+)
 from fastapi.testclient import TestClient
 
 from ghostdb import Store, open_store
@@ -549,13 +557,11 @@ def test_fuzz_finds_no_server_error(small_web_db: Path, tmp_path: Path) -> None:
     from the examples too): no answer may be a 5xx, every one must be JSON, and each must
     match the schema documented for its status.  On a copy of the database: the rooms'
     routes write (rooms), and the other tests' servers must not find its rooms."""
-    import sqlite3
 
     import schemathesis
 
     copy = tmp_path / "fuzz.db"
-    with sqlite3.connect(small_web_db) as src, sqlite3.connect(copy) as dst:
-        src.backup(dst)
+    copy_db(small_web_db, copy)
     with open_store(str(copy), create=False) as store:
         app = create_app(store)
         schema = schemathesis.openapi.from_asgi("/openapi.json", app)
@@ -804,8 +810,7 @@ def random_fragments(db: Path, rules: str, count: int, seed: int) -> list[str]:
 def superduper_db(web_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the web database with ENABLE solved for SuperDuperGhost too (~10 s)."""
     path = tmp_path_factory.mktemp("superduper") / "ghost.db"
-    with sqlite3.connect(web_db) as src, sqlite3.connect(path) as dst:
-        src.backup(dst)
+    copy_db(web_db, path)
     with open_store(str(path), create=True) as store:
         store.solve("enable1", Rules(Variant.SUPERDUPER, 3))
     return path
@@ -831,8 +836,7 @@ def test_a_thousand_random_positions_equal_lookup_json(
 
 def test_a_broken_database_answers_503_not_a_traceback(small_web_db: Path, tmp_path: Path) -> None:
     broken = tmp_path / "broken.db"
-    with sqlite3.connect(small_web_db) as src, sqlite3.connect(broken) as dst:
-        src.backup(dst)
+    copy_db(small_web_db, broken)
     with sqlite3.connect(broken) as conn:
         conn.execute("ALTER TABLE positions RENAME TO positions_gone")
     with open_store(str(broken), create=False) as store, TestClient(create_app(store)) as c:
